@@ -1,0 +1,23 @@
+"""What the check modules share: turning findings into a CheckResult."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from gate.models import CheckResult, Finding
+
+
+def from_findings(
+    check_id: str,
+    title: str,
+    findings: Sequence[Finding],
+    *,
+    clean: str,
+    found: str,
+    duration_s: float = 0.0,
+) -> CheckResult:
+    """A diff check's result: `clean` when nothing was found, else `found` formatted with n."""
+    if not findings:
+        return CheckResult(check_id, title, "passed", False, clean, duration_s=duration_s)
+    ordered = tuple(sorted(findings, key=lambda f: (f.path, f.line, f.rule)))
+    return CheckResult(check_id, title, "failed", False, found.format(n=len(findings)),
+                       findings=ordered, duration_s=duration_s)

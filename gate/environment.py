@@ -1,0 +1,58 @@
+"""The environment that commands from the head run in: no secrets, no git hook variables."""
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+
+# Variables git exports inside a hook; they would point a command at the user's repository.
+GIT_HOOK_VARIABLES = frozenset(
+    {
+        "GIT_DIR",
+        "GIT_INDEX_FILE",
+        "GIT_WORK_TREE",
+        "GIT_PREFIX",
+        "GIT_OBJECT_DIRECTORY",
+        "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+        "GIT_COMMON_DIR",
+        "GIT_NAMESPACE",
+        "GIT_EXEC_PATH",
+        "GIT_QUARANTINE_PATH",
+    }
+)
+_SECRET_NAME = re.compile(r"TOKEN|SECRET|PASSWORD|PASSWD|KEY|CREDENTIAL", re.IGNORECASE)
+_SECRET_PREFIXES = ("ACTIONS_", "GITHUB_TOKEN", "GH_TOKEN")
+
+
+def no_git_env(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """A copy of the environment without the variables git sets for hooks."""
+    source = os.environ if environ is None else environ
+    return {
+        k: v
+        for k, v in source.items()
+        if k not in GIT_HOOK_VARIABLES and not k.startswith("GIT_CONFIG_")
+    }
+
+
+def is_secret(name: str) -> bool:
+    return name.startswith(_SECRET_PREFIXES) or bool(_SECRET_NAME.search(name))
+
+
+def clean_env(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment for install and test commands: CI=1, NO_COLOR=1, no secrets."""
+    env = {k: v for k, v in no_git_env(environ).items() if not is_secret(k)}
+    env["CI"] = "1"
+    env["NO_COLOR"] = "1"
+    env.pop("FORCE_COLOR", None)
+    env.pop("PYTHONPATH", None)
+    return env
+
+
+def with_venv(env: Mapping[str, str], venv_dir: str) -> dict[str, str]:
+    """Put a virtual environment first on PATH, as `activate` would."""
+    bindir = os.path.join(venv_dir, "Scripts" if os.name == "nt" else "bin")
+    out = dict(env)
+    out.pop("PYTHONHOME", None)
+    out["VIRTUAL_ENV"] = venv_dir
+    out["PATH"] = bindir + os.pathsep + env.get("PATH", os.defpath)
+    return out

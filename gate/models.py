@@ -1,0 +1,71 @@
+"""Frozen records shaped like the JSON contract of DESIGN.md: reporters only consume them."""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Literal
+
+Status = Literal["passed", "failed", "timeout", "error", "skipped"]
+Severity = Literal["error", "warning", "notice"]
+Verdict = Literal["pass", "needs-review", "fail"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Finding:
+    path: str
+    line: int
+    rule: str
+    message: str
+    severity: Severity = "warning"
+    end_line: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "line": self.line,
+            "end_line": self.end_line if self.end_line is not None else self.line,
+            "rule": self.rule,
+            "severity": self.severity,
+            "message": self.message,
+        }
+
+
+@dataclasses.dataclass(frozen=True)
+class CheckResult:
+    id: str
+    title: str
+    status: Status
+    required: bool
+    summary: str
+    detail: str = ""
+    findings: tuple[Finding, ...] = ()
+    duration_s: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "status": self.status,
+            "required": self.required,
+            "summary": self.summary,
+            "detail": self.detail,
+            "duration_s": round(self.duration_s, 2),
+            "findings": [f.to_json() for f in self.findings],
+        }
+
+
+@dataclasses.dataclass(frozen=True)
+class Report:
+    verdict: Verdict
+    base: str
+    head: str
+    duration_s: float
+    checks: tuple[CheckResult, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "verdict": self.verdict,
+            "base": self.base,
+            "head": self.head,
+            "duration_s": round(self.duration_s, 2),
+            "checks": [c.to_json() for c in self.checks],
+        }

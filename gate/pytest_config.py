@@ -1,0 +1,91 @@
+"""pytest's configuration as pytest would find it at the repository root, read from git."""
+from __future__ import annotations
+
+import configparser
+import dataclasses
+from collections.abc import Callable, Sequence
+from typing import Union
+
+from gate import toml
+
+Value = Union[str, list[str]]
+# In pytest's order of precedence: (file, section); pyproject's table is read as TOML.
+CANDIDATES = (
+    ("pytest.ini", "pytest"),
+    (".pytest.ini", "pytest"),
+    ("pyproject.toml", "tool.pytest.ini_options"),
+    ("tox.ini", "pytest"),
+    ("setup.cfg", "tool:pytest"),
+)
+DEFAULT_PYTHON_FILES = ("test_*.py", "*_test.py")
+Reader = Callable[[Sequence[str]], "dict[str, bytes | None]"]
+
+
+@dataclasses.dataclass(frozen=True)
+class PytestConfig:
+    path: str | None  # the file pytest would read its options from, None if none
+    options: dict[str, Value]
+
+    @property
+    def python_files(self) -> tuple[str, ...]:
+        value = self.options.get("python_files")
+        if value is None:
+            return DEFAULT_PYTHON_FILES
+        return tuple(value.split() if isinstance(value, str) else value)
+
+    def to_ini(self) -> str:
+        """The same options as a `[pytest]` ini file, for `pytest -c`."""
+        out = ["[pytest]"]
+        for key, value in self.options.items():
+            if isinstance(value, list):
+                out.append(f"{key} =")
+                out.extend(f"    {item}" for item in value)
+            else:
+                body = str(value).replace("\n", "\n    ")
+                out.append(f"{key} = {body}")
+        return "\n".join(out) + "\n"
+
+
+def _ini_section(text: str, section: str) -> dict[str, Value] | None:
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read_string(text)
+    except configparser.Error:
+        return None
+    if not parser.has_section(section):
+        return None
+    return {k: v.strip() for k, v in parser.items(section)}
+
+
+def _toml_table(text: str) -> dict[str, Value] | None:
+    try:
+        data = toml.loads(text)
+    except toml.TOMLDecodeError:
+        return None
+    table = data.get("tool", {}).get("pytest", {}).get("ini_options")
+    if not isinstance(table, dict):
+        return None
+    return {
+        k: [str(x) for x in v] if isinstance(v, list) else
+        (str(v).lower() if isinstance(v, bool) else str(v))
+        for k, v in table.items()
+    }
+
+
+def find(read: Reader) -> PytestConfig:
+    """The root pytest configuration, given a function that reads files at one ref."""
+    blobs = read([path for path, _ in CANDIDATES])
+    for path, section in CANDIDATES:
+        blob = blobs.get(path)
+        if blob is None:
+            continue
+        text = blob.decode("utf-8", "replace")
+        if path == "pyproject.toml":
+            options = _toml_table(text)
+        else:
+            options = _ini_section(text, section)
+            if options is None and path in ("pytest.ini", ".pytest.ini"):
+                options = {}  # pytest.ini is the config file even when empty
+        if options is not None:
+            return PytestConfig(path, options)
+    return PytestConfig(None, {})

@@ -1,0 +1,49 @@
+"""Which files hold tests, per language, as the common runners discover them by default."""
+from __future__ import annotations
+
+import fnmatch
+import posixpath
+from collections.abc import Sequence
+
+INFRASTRUCTURE = ("conftest.py",)
+_JS_SUFFIXES = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
+
+
+def is_python_test(path: str, python_files: Sequence[str]) -> bool:
+    name = posixpath.basename(path)
+    return path.endswith(".py") and any(fnmatch.fnmatch(name, p) for p in python_files)
+
+
+def is_test_file(
+    path: str,
+    *,
+    python_files: Sequence[str],
+    test_paths: Sequence[str] = (),
+) -> bool:
+    """True if `path` holds tests. `test_paths` (config globs) replace the defaults."""
+    if test_paths:
+        return any(fnmatch.fnmatch(path, pattern) for pattern in test_paths)
+    name = posixpath.basename(path)
+    stem, ext = posixpath.splitext(name)
+    parts = path.split("/")
+    if ext == ".py":
+        return is_python_test(path, python_files)
+    if ext in _JS_SUFFIXES:
+        return (
+            stem.endswith((".test", ".spec"))
+            or "__tests__" in parts[:-1]
+            or (parts[0] == "test" and len(parts) > 1)
+        )
+    if ext == ".go":
+        return name.endswith("_test.go")
+    if ext == ".rs":
+        return True  # Rust keeps unit tests beside the code: every file may hold #[test]
+    if ext in (".java", ".kt"):
+        return stem.startswith("Test") or stem.endswith(("Test", "Tests", "IT"))
+    if ext == ".rb":
+        return stem.endswith(("_spec", "_test"))
+    return False
+
+
+def is_test_infrastructure(path: str) -> bool:
+    return posixpath.basename(path) in INFRASTRUCTURE

@@ -1,0 +1,23 @@
+"""From check results to pass / needs-review / fail (DESIGN.md, "Verdict and exit codes")."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from gate.models import CheckResult, Verdict
+
+EXIT_CODES: dict[Verdict, int] = {"pass": 0, "fail": 1, "needs-review": 3}
+EXIT_CANNOT_JUDGE = 2
+
+
+def decide(checks: Iterable[CheckResult], *, strict: bool = False) -> Verdict:
+    needs_review = False
+    for check in checks:
+        if check.required and check.status in ("failed", "timeout", "error"):
+            return "fail"
+        if check.status in ("failed", "timeout", "error") or any(
+            f.severity != "notice" for f in check.findings
+        ):
+            needs_review = True
+    if needs_review:
+        return "fail" if strict else "needs-review"
+    return "pass"

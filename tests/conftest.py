@@ -1,0 +1,33 @@
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+_REAL_HOME = os.environ.get("HOME", "")
+_PROJECT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def isolated_git(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Git in tests sees no user or system config, and writes nothing to the real home."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
+    for var in ("GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE"):
+        monkeypatch.delenv(var, raising=False)
+    (home / ".gitconfig").write_text(
+        "[user]\n\tname = Test\n\temail = test@example.com\n"
+        "[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n"
+    )
+
+
+@pytest.fixture(autouse=True)
+def project_untouched() -> object:
+    """Fail loudly if a test changed this project's own git state."""
+    head = (_PROJECT / ".git" / "HEAD").read_bytes() if (_PROJECT / ".git").is_dir() else b""
+    yield
+    after = (_PROJECT / ".git" / "HEAD").read_bytes() if (_PROJECT / ".git").is_dir() else b""
+    assert head == after, "a test changed the project's own HEAD"

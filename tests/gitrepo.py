@@ -1,0 +1,73 @@
+"""Real git repositories for tests: a base commit, then a head commit on a branch."""
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Optional
+
+
+class Repo:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.mkdir(parents=True, exist_ok=True)
+        self.git("init", "-q", "-b", "main")
+
+    def git(self, *args: str) -> str:
+        return subprocess.run(
+            ["git", *args], cwd=self.path, check=True, text=True,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        ).stdout
+
+    def write(self, files: Mapping[str, Optional[str]]) -> None:
+        """Write files (None deletes one)."""
+        for rel, content in files.items():
+            target = self.path / rel
+            if content is None:
+                if target.exists():
+                    target.unlink()
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(content)
+
+    def commit(self, files: Mapping[str, Optional[str]], message: str = "change") -> str:
+        self.write(files)
+        self.git("add", "-A")
+        self.git("commit", "-q", "--allow-empty", "-m", message)
+        return self.git("rev-parse", "HEAD").strip()
+
+    def branch(self, name: str) -> None:
+        self.git("checkout", "-q", "-b", name)
+
+    def snapshot(self) -> dict[str, object]:
+        """Everything a gate run must leave as it was."""
+        files = {}
+        for root, dirs, names in os.walk(self.path):
+            dirs[:] = [d for d in dirs if d != ".git"]
+            for name in names:
+                full = Path(root) / name
+                files[str(full.relative_to(self.path))] = full.read_bytes()
+        git_dir = self.path / ".git"
+        return {
+            "status": self.git("status", "--porcelain=v1", "--untracked-files=all"),
+            "head": self.git("rev-parse", "HEAD"),
+            "refs": self.git("for-each-ref"),
+            "stash": self.git("stash", "list"),
+            "worktrees": self.git("worktree", "list", "--porcelain"),
+            "index": (git_dir / "index").read_bytes() if (git_dir / "index").exists() else b"",
+            "files": files,
+        }
+
+
+def make_change(
+    root: Path,
+    base: Mapping[str, Optional[str]],
+    head: Mapping[str, Optional[str]],
+) -> tuple[Repo, str, str]:
+    """A repo with `base` committed on main and `head` (changes on top) on branch `change`."""
+    repo = Repo(root)
+    base_sha = repo.commit(base, "base")
+    repo.branch("change")
+    head_sha = repo.commit(head, "head")
+    return repo, base_sha, head_sha
