@@ -41,3 +41,13 @@ class DiffContext:
             python_files=self.pytest_config(self.base).python_files,
             test_paths=self.config.test_paths,
         )
+
+
+@dataclasses.dataclass(frozen=True)
+class Workspace:
+    """Where runtime checks run: a fresh checkout of the head, and a private scratch dir."""
+
+    checkout: str
+    scratch: str  # outside the checkout: reports, temporary configs
+    env: dict[str, str]  # clean, with the fresh virtual environment first on PATH
+    timeout: float

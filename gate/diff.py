@@ -4,7 +4,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Literal
 
-import unidiff
+from unidiff.patch import PatchSet
 
 from gate import git
 
@@ -23,7 +23,7 @@ class ChangedFile:
 
 def parse(diff_text: str) -> list[ChangedFile]:
     files = []
-    for patched in unidiff.PatchSet(diff_text):
+    for patched in PatchSet(diff_text):
         if patched.is_added_file:
             status: FileStatus = "added"
         elif patched.is_removed_file:

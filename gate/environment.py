@@ -54,5 +54,11 @@ def with_venv(env: Mapping[str, str], venv_dir: str) -> dict[str, str]:
     out = dict(env)
     out.pop("PYTHONHOME", None)
     out["VIRTUAL_ENV"] = venv_dir
-    out["PATH"] = bindir + os.pathsep + env.get("PATH", os.defpath)
+    others = [d for d in env.get("PATH", os.defpath).split(os.pathsep) if not _is_venv_bin(d)]
+    out["PATH"] = os.pathsep.join([bindir, *others])
     return out
+
+
+def _is_venv_bin(directory: str) -> bool:
+    """A virtual environment's bin/ (the caller's own, say): its packages must not leak in."""
+    return bool(directory) and os.path.isfile(os.path.join(directory, os.pardir, "pyvenv.cfg"))

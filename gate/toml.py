@@ -13,4 +13,5 @@ TOMLDecodeError = tomllib.TOMLDecodeError
 
 
 def loads(text: str) -> dict[str, Any]:
-    return tomllib.loads(text)
+    data: dict[str, Any] = tomllib.loads(text)
+    return data

@@ -31,3 +31,27 @@ def project_untouched() -> object:
     yield
     after = (_PROJECT / ".git" / "HEAD").read_bytes() if (_PROJECT / ".git").is_dir() else b""
     assert head == after, "a test changed the project's own HEAD"
+
+
+@pytest.fixture(scope="session")
+def wheelhouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """pytest and the build tools as wheels, downloaded once per session, so that the fresh
+    environments of end-to-end tests install from a local directory."""
+    import subprocess
+    import sys
+
+    target = tmp_path_factory.mktemp("wheelhouse")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check",
+         "-d", str(target), "pytest", "setuptools", "wheel"],
+        check=True,
+    )
+    return target
+
+
+@pytest.fixture
+def offline_pip(wheelhouse: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """pip in the gate's fresh environments installs from the wheelhouse, not the network."""
+    monkeypatch.setenv("PIP_FIND_LINKS", str(wheelhouse))
+    monkeypatch.setenv("PIP_NO_INDEX", "1")
+    monkeypatch.setenv("PIP_DISABLE_PIP_VERSION_CHECK", "1")

@@ -1,0 +1,58 @@
+"""Fresh checkouts that the user's tree never sees, removed whatever happens.
+
+A checkout is a `git clone --shared` of the user's repository into a temporary directory:
+it reads the user's objects but has its own refs, index and worktree list, so nothing a
+command does in it can move the user's branches or index.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+
+from gate import git
+from gate.environment import no_git_env
+from gate.errors import GateError
+
+TEMP_PREFIX = "gate-"
+
+
+@contextlib.contextmanager
+def temporary_root() -> Iterator[str]:
+    """A private temporary directory for one gate run, removed on exit (also on Ctrl-C)."""
+    root = tempfile.mkdtemp(prefix=TEMP_PREFIX)
+    try:
+        yield root
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def checkout(repo: str, sha: str, dest: str) -> str:
+    """Check out `sha` of `repo` into the new directory `dest`."""
+    env = no_git_env()
+    base = ["git", "-c", "core.hooksPath=/dev/null", "-c", "advice.detachedHead=false"]
+    steps = [
+        [*base, "clone", "--quiet", "--shared", "--no-checkout", repo, dest],
+        [*base, "-C", dest, "checkout", "--quiet", "--detach", sha],
+    ]
+    for argv in steps:
+        proc = subprocess.run(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              stdin=subprocess.DEVNULL)
+        if proc.returncode != 0:
+            message = proc.stderr.decode("utf-8", "replace").strip()
+            raise GateError(f"could not check out {sha[:12]} into {dest}: {message}")
+    return dest
+
+
+@contextlib.contextmanager
+def fresh_worktree(repo: str, sha: str) -> Iterator[str]:
+    """A clean checkout of `sha`, removed on exit."""
+    with temporary_root() as root:
+        yield checkout(repo, sha, os.path.join(root, "checkout"))
+
+
+def resolve_repo(path: str) -> str:
+    return git.toplevel(os.path.abspath(path))

@@ -1,0 +1,142 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+import pytest
+from gitrepo import make_change
+
+from gate import config, diff
+from gate.checks import escapes
+from gate.context import DiffContext
+from gate.models import CheckResult
+
+
+def _run(tmp_path: Path, base: Mapping[str, str | None],
+         head: Mapping[str, str | None]) -> CheckResult:
+    repo, base_sha, head_sha = make_change(tmp_path / "repo", base, head)
+    ctx = DiffContext(repo=str(repo.path), base=base_sha, head=head_sha, config=config.Config(),
+                      files=diff.changed_files(str(repo.path), base_sha, head_sha))
+    return escapes.run(ctx)
+
+
+def _found(result: CheckResult) -> list[tuple[str, int, str]]:
+    return [(f.path, f.line, f.rule) for f in result.findings]
+
+
+@pytest.mark.parametrize(("path", "line", "rule"), [
+    ("m.py", "x: int = f()  # type: ignore[assignment]", "type: ignore"),
+    ("m.py", "import os  # noqa: F401", "noqa"),
+    ("m.py", "import os  #NOQA", "noqa"),
+    ("m.py", "# ruff: noqa", "ruff: noqa"),
+    ("m.py", "x = f()  # pyright: ignore[reportGeneralTypeIssues]", "pyright: ignore"),
+    ("m.py", "# mypy: ignore-errors", "mypy: ignore-errors"),
+    ("m.py", "def f():  # pylint: disable=invalid-name", "pylint: disable"),
+    ("m.py", "if debug:  # pragma: no cover", "pragma: no cover"),
+    ("m.py", "x = f()  # explained below # type: ignore", "type: ignore"),
+    ("m.pyi", "def f(x): ...  # type: ignore", "type: ignore"),
+    ("a.ts", "const x = y as any;", "as any"),
+    ("a.tsx", "const x = (y as  any).z;", "as any"),
+    ("a.ts", "// @ts-ignore", "@ts-ignore"),
+    ("a.ts", "// @ts-expect-error wrong upstream type", "@ts-expect-error"),
+    ("a.js", "// @ts-nocheck", "@ts-nocheck"),
+    ("a.js", "/* eslint-disable */", "eslint-disable"),
+    ("a.js", "f(); // eslint-disable-line no-console", "eslint-disable"),
+    ("a.jsx", "// eslint-disable-next-line react/no-danger", "eslint-disable"),
+    ("a.ts", "// biome-ignore lint/suspicious/noExplicitAny: legacy", "biome-ignore"),
+    ("a.js", "/* istanbul ignore next */", "istanbul ignore"),
+    ("a.mjs", "/* c8 ignore next 3 */", "c8 ignore"),
+    ("lib.rs", "#[allow(dead_code)]", "#[allow]"),
+    ("lib.rs", "#![allow(clippy::all)]", "#![allow]"),
+    ("main.go", "x := f() //nolint:errcheck", "nolint"),
+    ("A.java", '@SuppressWarnings("unchecked")', "@SuppressWarnings"),
+    ("A.kt", '@Suppress("UNCHECKED_CAST")', "@Suppress"),
+])
+def test_added_escape_is_flagged(tmp_path: Path, path: str, line: str, rule: str) -> None:
+    result = _run(tmp_path, {path: "first\n"}, {path: f"first\n{line}\n"})
+    assert _found(result) == [(path, 2, rule)]
+    assert result.status == "failed"
+    assert result.findings[0].severity == "warning"
+
+
+@pytest.mark.parametrize(("path", "line"), [
+    ("m.py", 'msg = "add # type: ignore to silence it"'),
+    ("m.py", "msg = '# noqa'"),
+    ("m.py", 'doc = """x as any # pragma: no cover"""'),
+    ("m.py", "y = x  # a note on why we avoid noqa here"),
+    ("m.py", "cast = value  # not 'as any'"),
+    ("a.ts", 'const s = "y as any; // @ts-ignore";'),
+    ("a.ts", "const s = `eslint-disable ${x}`;"),
+    ("a.ts", "// we never use @ts-ignore in this module"),
+    ("a.js", "const x = y as any;"),  # `as any` is TypeScript only
+    ("lib.rs", 'let s = "#[allow(dead_code)]";'),
+    ("lib.rs", "#[derive(Debug)]"),
+    ("main.go", 'fmt.Println("//nolint")'),
+    ("A.java", 'String s = "@SuppressWarnings";'),
+    ("notes.md", "# type: ignore"),  # not a language the gate reads
+])
+def test_no_escape_raises_nothing(tmp_path: Path, path: str, line: str) -> None:
+    result = _run(tmp_path, {path: "first\n"}, {path: f"first\n{line}\n"})
+    assert _found(result) == []
+    assert result.status == "passed"
+
+
+def test_only_added_lines_count(tmp_path: Path) -> None:
+    base = {"m.py": "import os  # noqa: F401\nx = 1\n"}
+    head = {"m.py": "import os  # noqa: F401\nx = 2\ny = f()  # type: ignore\n"}
+    assert _found(_run(tmp_path, base, head)) == [("m.py", 3, "type: ignore")]
+
+
+def test_two_escapes_on_one_line_are_two_findings(tmp_path: Path) -> None:
+    head = {"m.py": "import os  # type: ignore  # noqa\n"}
+    assert _found(_run(tmp_path, {"x.txt": "x\n"}, head)) == [
+        ("m.py", 1, "noqa"), ("m.py", 1, "type: ignore"),
+    ]
+
+
+def test_new_file_line_numbers_are_head_lines(tmp_path: Path) -> None:
+    head = {"src/a.ts": "const a = 1;\n\nconst b = a as any;\n// @ts-ignore\nf(b);\n"}
+    assert _found(_run(tmp_path, {"x.txt": "x\n"}, head)) == [
+        ("src/a.ts", 3, "as any"), ("src/a.ts", 4, "@ts-ignore"),
+    ]
+
+
+def test_escape_inside_block_comment_line(tmp_path: Path) -> None:
+    head = {"a.js": "/*\n * eslint-disable no-console\n */\nconsole.log(1);\n"}
+    assert _found(_run(tmp_path, {"x.txt": "x\n"}, head)) == [("a.js", 2, "eslint-disable")]
+
+
+@pytest.mark.parametrize("path", [
+    "dist/bundle.min.js", "vendor/lib/a.py", "gen/api_pb2.py", "node_modules/x/index.ts",
+])
+def test_generated_and_vendored_files_are_skipped(tmp_path: Path, path: str) -> None:
+    head = {path: "x = f()  # type: ignore\n// @ts-ignore\nconst a = b as any;\n"}
+    assert _found(_run(tmp_path, {"x.txt": "x\n"}, head)) == []
+
+
+def test_deleted_file_with_escapes_raises_nothing(tmp_path: Path) -> None:
+    result = _run(tmp_path, {"m.py": "x = f()  # type: ignore\n"}, {"m.py": None})
+    assert _found(result) == []
+
+
+def test_binary_file_raises_nothing(tmp_path: Path) -> None:
+    repo, base_sha, _ = make_change(tmp_path / "repo", {"x.txt": "x\n"}, {})
+    (repo.path / "blob.py").write_bytes(b"\x00\x01# type: ignore\x00\n")
+    head_sha = repo.commit({}, "binary")
+    ctx = DiffContext(repo=str(repo.path), base=base_sha, head=head_sha, config=config.Config(),
+                      files=diff.changed_files(str(repo.path), base_sha, head_sha))
+    assert ctx.files[0].binary
+    assert _found(escapes.run(ctx)) == []
+
+
+def test_untokenizable_python_is_still_scanned(tmp_path: Path) -> None:
+    head = {"m.py": 'x = """never closed\ny = f()  # type: ignore\n'}
+    assert _found(_run(tmp_path, {"x.txt": "x\n"}, head)) == [("m.py", 2, "type: ignore")]
+
+
+def test_message_names_the_escape_and_what_it_silences(tmp_path: Path) -> None:
+    head = {"lib.rs": "#[allow(dead_code)]\nfn a() {}\n"}
+    result = _run(tmp_path, {"lib.rs": "fn a() {}\n"}, head)
+    (finding,) = result.findings
+    assert finding.message.startswith("new `#[allow(dead_code)]` silences compiler and clippy")
+    assert result.summary == "1 new type or lint escape(s)"

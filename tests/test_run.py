@@ -1,0 +1,197 @@
+"""`gate run` end to end: real repositories, real fresh environments, real pytest."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gitrepo import make_change
+from pyproject_fixture import TEST_CALC, project
+
+from gate import cli
+
+pytestmark = pytest.mark.usefixtures("offline_pip")
+
+
+def gate_run(capsys: pytest.CaptureFixture[str], repo: Path, *args: str) -> tuple[int, Any]:
+    code = cli.main(["run", "--repo", str(repo), "--base", "main", "--head", "change",
+                     "--format", "json", *args])
+    out = capsys.readouterr().out
+    return code, json.loads(out)
+
+
+def check(report: dict[str, Any], check_id: str) -> dict[str, Any]:
+    return next(c for c in report["checks"] if c["id"] == check_id)
+
+
+def statuses(report: dict[str, Any]) -> dict[str, str]:
+    return {c["id"]: c["status"] for c in report["checks"]}
+
+
+MUL = "\n\ndef mul(a, b):\n    return a * b\n"
+
+
+def test_an_honest_change_passes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from pyproject_fixture import CALC
+
+    repo, base, head = make_change(tmp_path / "r", project(), {
+        "calc/__init__.py": CALC + MUL,
+        "tests/test_mul.py": "from calc import mul\n\n\ndef test_mul():\n    assert mul(2, 3) == 6\n",
+    })
+    code, report = gate_run(capsys, repo.path)
+    assert report["verdict"] == "pass", report
+    assert code == 0
+    assert (report["base"], report["head"]) == (base, head)
+    assert [c["id"] for c in report["checks"]] == [
+        "install", "suite", "base-tests", "tests-removed", "skip-markers", "escapes",
+        "check-config", "lockfiles", "diff-policy"]
+    assert set(statuses(report).values()) == {"passed"}
+    assert check(report, "suite")["summary"] == "3 of 3 runs passed, 3/3 tests"
+    assert check(report, "base-tests")["summary"] == "no base test file changed"
+
+
+def test_edited_expectation_hides_a_regression(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The code broke and the test was edited to match: the head's suite passes, the base's
+    test fails on the head code."""
+    broken = "def add(a, b):\n    return a + b + 1\n\n\ndef sub(a, b):\n    return a - b\n"
+    repo, _, _ = make_change(tmp_path / "r", project(), {
+        "calc/__init__.py": broken,
+        "tests/test_calc.py": TEST_CALC.replace("== 5", "== 6"),
+    })
+    code, report = gate_run(capsys, repo.path)
+    assert check(report, "suite")["status"] == "passed"
+    base_tests = check(report, "base-tests")
+    assert base_tests["status"] == "failed"
+    assert [(f["path"], f["line"], f["rule"]) for f in base_tests["findings"]] == [
+        ("tests/test_calc.py", 4, "base-test-failed")]
+    assert "test_add" in base_tests["findings"][0]["message"]
+    assert report["verdict"] == "needs-review"
+    assert code == 3
+
+
+def test_trivial_assertion_is_caught_by_base_tests(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = "def add(a, b):\n    return 0\n\n\ndef sub(a, b):\n    return a - b\n"
+    repo, _, _ = make_change(tmp_path / "r", project(), {
+        "calc/__init__.py": broken,
+        "tests/test_calc.py": TEST_CALC.replace("assert add(2, 3) == 5", "assert True"),
+    })
+    _, report = gate_run(capsys, repo.path)
+    assert check(report, "suite")["status"] == "passed"
+    assert check(report, "base-tests")["status"] == "failed"
+    assert report["verdict"] == "needs-review"
+
+
+def test_a_test_that_fails_after_its_first_run_is_named_flaky(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    flaky = (
+        "from pathlib import Path\n\n\n"
+        "def test_once():\n"
+        "    marker = Path(__file__).with_name('.ran')\n"
+        "    first = not marker.exists()\n"
+        "    marker.write_text('x')\n"
+        "    assert first\n"
+    )
+    repo, _, _ = make_change(tmp_path / "r", project(), {"tests/test_once.py": flaky})
+    code, report = gate_run(capsys, repo.path)
+    suite = check(report, "suite")
+    assert suite["status"] == "failed"
+    assert suite["summary"].startswith("1 of 3 runs passed")
+    [finding] = suite["findings"]
+    assert (finding["path"], finding["line"]) == ("tests/test_once.py", 4)
+    assert finding["message"].startswith(
+        "flaky: tests/test_once.py::test_once failed in 2 of 3 runs")
+    assert report["verdict"] == "fail"
+    assert code == 1
+
+
+def test_an_undeclared_dependency_fails_in_the_fresh_environment(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """unidiff is installed where the gate runs (it is the gate's dependency), but the
+    project does not declare it: the fresh environment does not have it."""
+    code_with_import = "import unidiff\n\n\ndef add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n"
+    repo, _, _ = make_change(tmp_path / "r", project(), {"calc/__init__.py": code_with_import})
+    code, report = gate_run(capsys, repo.path)
+    suite = check(report, "suite")
+    assert suite["status"] == "failed"
+    assert "unidiff" in suite["detail"]
+    assert report["verdict"] == "fail"
+
+
+def test_an_install_failure_skips_the_suite(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo, _, _ = make_change(tmp_path / "r", project(), {})
+    code, report = gate_run(capsys, repo.path, "--install", "exit 7")
+    assert check(report, "install")["status"] == "failed"
+    assert check(report, "install")["summary"] == "`exit 7` failed with exit 7"
+    assert check(report, "suite")["status"] == "skipped"
+    assert check(report, "base-tests")["status"] == "skipped"
+    assert (report["verdict"], code) == ("fail", 1)
+
+
+def test_a_missing_test_command_is_an_error_not_a_failure(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo, _, _ = make_change(tmp_path / "r", project(), {})
+    _, report = gate_run(capsys, repo.path, "--test", "no-such-runner-xyz --all")
+    assert check(report, "suite")["status"] == "error"
+    assert "command not found" in check(report, "suite")["summary"]
+
+
+def test_a_hanging_suite_times_out_and_leaves_the_tree_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo, _, _ = make_change(tmp_path / "r", project(), {})
+    (repo.path / "untracked.txt").write_text("mine\n")
+    before = repo.snapshot()
+    _, report = gate_run(capsys, repo.path, "--install", "true", "--test", "sleep 60",
+                         "--runs", "1", "--timeout", "1")
+    assert check(report, "suite")["status"] == "timeout"
+    assert report["verdict"] == "fail"
+    assert repo.snapshot() == before
+
+
+def test_the_users_tree_is_left_exactly_as_it_was(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo, _, _ = make_change(tmp_path / "r", project(), {"tests/test_calc.py": None})
+    (repo.path / "stashed.txt").write_text("stash me\n")
+    repo.git("add", "stashed.txt")
+    repo.git("stash")
+    (repo.path / "calc" / "__init__.py").write_text("dirty = True\n")  # unstaged edit
+    (repo.path / "staged.txt").write_text("staged\n")
+    repo.git("add", "staged.txt")
+    (repo.path / "untracked.txt").write_text("untracked\n")
+    before = repo.snapshot()
+    gate_run(capsys, repo.path, "--runs", "1")
+    assert repo.snapshot() == before
+
+
+def test_config_is_read_from_the_base_not_the_head(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The head sets `test = "true"` to pass without tests; the base's config rules."""
+    base_pyproject = project()["pyproject.toml"] or ""
+    head_pyproject = base_pyproject + '\n[tool.gate]\ntest = "true"\nruns = 1\n'
+    broken = "def add(a, b):\n    return 0\n\n\ndef sub(a, b):\n    return a - b\n"
+    repo, _, _ = make_change(tmp_path / "r", project(), {
+        "pyproject.toml": head_pyproject, "calc/__init__.py": broken})
+    _, report = gate_run(capsys, repo.path)
+    suite = check(report, "suite")
+    assert suite["status"] == "failed"
+    assert suite["summary"].startswith("0 of 3 runs passed")
+    assert check(report, "check-config")["status"] == "failed"
+
+
+def test_report_file_holds_the_same_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo, _, _ = make_change(tmp_path / "r", project(), {})
+    report_file = tmp_path / "report.json"
+    _, report = gate_run(capsys, repo.path, "--runs", "1", "--report", str(report_file))
+    assert json.loads(report_file.read_text()) == report
