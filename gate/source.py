@@ -50,12 +50,12 @@ def _blank(text: str) -> str:
 
 
 def _raw(language: Language, text: str) -> Source:
-    lines = {i: Line(code=t, comment="") for i, t in enumerate(text.splitlines(), 1)}
+    lines = {i: Line(code=t, comment="") for i, t in enumerate(text.split("\n"), 1)}
     return Source(language, lines, parsed=False)
 
 
 def _python(text: str) -> Source:
-    rows = [list(line) for line in text.splitlines()]
+    rows = [list(line) for line in text.split("\n")]
     comments: dict[int, str] = {}
     blank_types = {tokenize.STRING, tokenize.COMMENT}
     fstring_middle = getattr(tokenize, "FSTRING_MIDDLE", None)
