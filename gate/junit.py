@@ -9,7 +9,7 @@ Outcome = Literal["passed", "failed", "skipped"]
 
 
 @dataclasses.dataclass(frozen=True)
-class TestOutcome:
+class CaseResult:
     name: str  # file::Class::test, as pytest prints it
     file: str | None
     line: int | None  # 1-based
@@ -27,7 +27,7 @@ def _display_name(classname: str, name: str, file: str | None) -> str:
     return f"{classname}::{name}" if classname else name
 
 
-def parse(path: str) -> list[TestOutcome] | None:
+def parse(path: str) -> list[CaseResult] | None:
     """The outcomes in a report file; None if the file is missing or not a JUnit report."""
     try:
         root = ET.parse(path).getroot()
@@ -48,5 +48,5 @@ def parse(path: str) -> list[TestOutcome] | None:
             if child.tag == "skipped":
                 outcome = "skipped"
         name = _display_name(case.get("classname", ""), case.get("name", ""), file)
-        outcomes.append(TestOutcome(name, file, line, outcome, message[:500]))
+        outcomes.append(CaseResult(name, file, line, outcome, message[:500]))
     return outcomes

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from gate import junit, process
 from gate.context import Workspace
-from gate.junit import TestOutcome
+from gate.junit import CaseResult
 
 _PYTEST = re.compile(r"^\s*(?:python3?\s+-m\s+)?pytest(?:\s|$)")
 _SHELL_OPERATORS = re.compile(r"[;&|<>`$()]")
@@ -18,10 +18,10 @@ _SHELL_OPERATORS = re.compile(r"[;&|<>`$()]")
 @dataclasses.dataclass(frozen=True)
 class TestRun:
     completed: process.Completed
-    outcomes: list[TestOutcome] | None  # None: the runner wrote no per-test report
+    outcomes: list[CaseResult] | None  # None: the runner wrote no per-test report
 
     @property
-    def failed_tests(self) -> list[TestOutcome]:
+    def failed_tests(self) -> list[CaseResult]:
         return [t for t in self.outcomes or [] if t.outcome == "failed"]
 
     @property

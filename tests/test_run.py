@@ -195,3 +195,55 @@ def test_report_file_holds_the_same_json(tmp_path: Path, capsys: pytest.CaptureF
     report_file = tmp_path / "report.json"
     _, report = gate_run(capsys, repo.path, "--runs", "1", "--report", str(report_file))
     assert json.loads(report_file.read_text()) == report
+
+
+BROKEN_ADD = "def add(a, b):\n    return 0\n\n\ndef sub(a, b):\n    return a - b\n"
+
+
+def test_a_head_that_deselects_the_failing_test_in_addopts_fails_base_tests(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pyproject = (project()["pyproject.toml"] or "") + (
+        "\n[tool.pytest.ini_options]\naddopts = \"-k 'not test_add'\"\n")
+    repo, _, _ = make_change(tmp_path / "r", project(), {
+        "pyproject.toml": pyproject, "calc/__init__.py": BROKEN_ADD})
+    _, report = gate_run(capsys, repo.path, "--runs", "1")
+    assert check(report, "suite")["status"] == "passed"
+    base_tests = check(report, "base-tests")
+    assert base_tests["status"] == "failed"
+    assert [f["path"] for f in base_tests["findings"]] == ["tests/test_calc.py"]
+    assert report["verdict"] == "needs-review"
+
+
+def test_a_head_that_adds_a_skipping_conftest_fails_base_tests(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    conftest = (
+        "import pytest\n\n\n"
+        "def pytest_collection_modifyitems(items):\n"
+        "    for item in items:\n"
+        "        if item.name == 'test_add':\n"
+        "            item.add_marker(pytest.mark.skip(reason='later'))\n"
+    )
+    repo, _, _ = make_change(tmp_path / "r", project(), {
+        "conftest.py": conftest, "calc/__init__.py": BROKEN_ADD})
+    _, report = gate_run(capsys, repo.path, "--runs", "1")
+    assert check(report, "suite")["status"] == "passed"
+    assert check(report, "base-tests")["status"] == "failed"
+    assert report["verdict"] == "needs-review"
+
+
+def test_text_output_shows_progress_findings_and_verdict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    without_sub = TEST_CALC[:TEST_CALC.index("def test_sub")]
+    repo, _, head = make_change(tmp_path / "r", project(), {"tests/test_calc.py": without_sub})
+    code = cli.main(["run", "--repo", str(repo.path), "--base", "main", "--runs", "1"])
+    captured = capsys.readouterr()
+    assert code == 3
+    assert "   ....  suite: The whole suite passes every run" in captured.err
+    assert "     ok  suite: 1 of 1 runs passed, 1/1 tests" in captured.err
+    assert f"head {head[:12]}" in captured.out
+    assert ("tests/test_calc.py:8: tests-removed: test `test_sub` was removed"
+            in captured.out)
+    assert captured.out.rstrip().splitlines()[-2].startswith("verdict: needs-review")

@@ -5,7 +5,7 @@ import os
 from collections import defaultdict
 
 from gate.context import Workspace
-from gate.junit import TestOutcome
+from gate.junit import CaseResult
 from gate.models import CheckResult, Finding, Status
 from gate.testrun import TestRun, run_tests
 
@@ -23,7 +23,7 @@ Resolve: fix the failing test or the code under it; make a flaky test determinis
 
 
 def _findings(runs: list[TestRun]) -> list[Finding]:
-    failures: dict[str, list[TestOutcome]] = defaultdict(list)
+    failures: dict[str, list[CaseResult]] = defaultdict(list)
     seen: dict[str, int] = defaultdict(int)
     for run in runs:
         for test in run.outcomes or []:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
-from gate.models import CheckResult, Report
+from gate.models import CheckResult, Finding, Report
 from gate.runner import Progress
 
 _MARK = {"passed": "ok", "failed": "FAIL", "timeout": "TIMEOUT", "error": "ERROR",
@@ -16,13 +16,18 @@ def check_line(check: CheckResult) -> str:
     return f"{_MARK[check.status]:>7}  {check.id}: {check.summary}{seconds}"
 
 
+def finding_line(check_id: str, finding: Finding) -> str:
+    """`path:line: check-id: message [rule]`: the format editors and terminals link."""
+    return f"{finding.path}:{finding.line}: {check_id}: {finding.message} [{finding.rule}]"
+
+
 def render(report: Report) -> str:
     lines = [f"gate: base {report.base[:12]}, head {report.head[:12]}"]
     lines += [check_line(c) for c in report.checks]
     findings = [(c, f) for c in report.checks for f in c.findings]
     if findings:
         lines.append("")
-        lines += [f"{f.path}:{f.line}: {c.id}: {f.rule}: {f.message}" for c, f in findings]
+        lines += [finding_line(c.id, f) for c, f in findings]
     details = [c for c in report.checks if c.detail and c.status != "passed"]
     for check in details:
         lines.append("")

@@ -1,0 +1,58 @@
+"""The gate's config: read from the base ref, validated with messages that say what to fix."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from gitrepo import make_change
+
+from gate import config
+from gate.errors import GateError
+
+
+def test_defaults_without_any_config(tmp_path: Path) -> None:
+    repo, base, _ = make_change(tmp_path / "r", {"a.txt": "a\n"}, {})
+    assert config.load(str(repo.path), base) == config.Config()
+
+
+def test_tool_gate_table_in_pyproject(tmp_path: Path) -> None:
+    pyproject = ('[tool.gate]\ntest = "make test"\nruns = 5\ntimeout = 60\n'
+                 'test-paths = ["spec/*"]\nstrict = true\nmax-changed-files = 10\n')
+    repo, base, _ = make_change(tmp_path / "r", {"pyproject.toml": pyproject}, {})
+    cfg = config.load(str(repo.path), base)
+    assert cfg == config.Config(test="make test", runs=5, timeout=60.0, test_paths=("spec/*",),
+                                strict=True, max_changed_files=10,
+                                source=f"pyproject.toml at {base[:12]}")
+
+
+def test_gate_toml_wins_over_pyproject(tmp_path: Path) -> None:
+    repo, base, _ = make_change(tmp_path / "r", {
+        "pyproject.toml": "[tool.gate]\nruns = 5\n", ".gate.toml": "runs = 2\n"}, {})
+    assert config.load(str(repo.path), base).runs == 2
+
+
+def test_the_heads_config_is_not_the_one_read(tmp_path: Path) -> None:
+    repo, base, head = make_change(tmp_path / "r", {".gate.toml": "runs = 3\n"},
+                                   {".gate.toml": 'runs = 1\ntest = "true"\n'})
+    assert config.load(str(repo.path), base).runs == 3
+    assert config.load(str(repo.path), head).runs == 1
+
+
+@pytest.mark.parametrize(("table", "message"), [
+    ({"runs": 0}, "key 'runs' must be a positive integer, got 0"),
+    ({"runs": True}, "key 'runs' must be a positive integer, got True"),
+    ({"timeout": "10"}, "key 'timeout' must be a positive number of seconds, got '10'"),
+    ({"test-paths": "tests/*"}, "key 'test-paths' must be a list of glob strings"),
+    ({"strict": "yes"}, "key 'strict' must be true or false, got 'yes'"),
+    ({"tests": "pytest"}, "unknown key 'tests' in the gate config; known keys: forbidden-paths"),
+])
+def test_invalid_values_name_the_key_and_the_fix(table: dict[str, object], message: str) -> None:
+    with pytest.raises(GateError, match="^.gate.toml: ") as info:
+        config.parse(table, ".gate.toml")
+    assert message in str(info.value)
+
+
+def test_tool_gate_that_is_not_a_table(tmp_path: Path) -> None:
+    repo, base, _ = make_change(tmp_path / "r", {"pyproject.toml": '[tool]\ngate = "x"\n'}, {})
+    with pytest.raises(GateError, match=r"\[tool.gate\] must be a table"):
+        config.load(str(repo.path), base)
