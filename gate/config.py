@@ -59,11 +59,13 @@ def parse(table: Mapping[str, Any], source: str) -> Config:
     for key, value in table.items():
         if key not in _KEYS:
             known = ", ".join(sorted(_KEYS))
-            raise GateError(f"{source}: unknown key {key!r} in the gate config; known keys: {known}")
+            raise GateError(
+                f"{source}: unknown key {key!r} in the gate config; known keys: {known}")
         valid, expected = _KEYS[key]
         if not valid(value):
             raise GateError(
-                f"{source}: key {key!r} must be {expected}, got {value!r}; fix it on the base branch"
+                f"{source}: key {key!r} must be {expected}, got {value!r}; "
+                "fix it on the base branch"
             )
         field = key.replace("-", "_")
         values[field] = tuple(value) if isinstance(value, list) else value

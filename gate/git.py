@@ -27,8 +27,7 @@ def run(repo: str, *args: str, check: bool = True, input: bytes | None = None) -
         [_git_exe(), "-C", repo, *args],
         env=no_git_env(),
         input=input,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        capture_output=True,
         stdin=None if input is not None else subprocess.DEVNULL,
     )
     if check and proc.returncode != 0:
@@ -46,7 +45,7 @@ def toplevel(path: str) -> str:
         raise GateError(f"{path} is not a directory: pass --repo a path inside a git repository")
     proc = subprocess.run(
         [_git_exe(), "-C", path, "rev-parse", "--show-toplevel"],
-        env=no_git_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env=no_git_env(), capture_output=True,
     )
     if proc.returncode != 0:
         raise GateError(
@@ -66,7 +65,7 @@ def resolve_commit(repo: str, ref: str) -> str:
         raise GateError(f"{ref!r} is not a valid ref")
     proc = subprocess.run(
         [_git_exe(), "-C", repo, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"],
-        env=no_git_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env=no_git_env(), capture_output=True,
     )
     if proc.returncode == 0:
         return proc.stdout.decode().strip()
@@ -85,7 +84,7 @@ def resolve_commit(repo: str, ref: str) -> str:
 def merge_base(repo: str, a: str, b: str) -> str:
     proc = subprocess.run(
         [_git_exe(), "-C", repo, "merge-base", a, b],
-        env=no_git_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env=no_git_env(), capture_output=True,
     )
     if proc.returncode != 0:
         hint = (" The clone is shallow: fetch more history with `git fetch --unshallow` "

@@ -6,6 +6,7 @@ which only the first and last `limit` bytes are kept.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import signal
@@ -74,10 +75,8 @@ def _pump(stream: IO[bytes], buffer: BoundedBuffer) -> None:
 
 
 def _kill_group(pid: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def run_shell(

@@ -39,8 +39,7 @@ def checkout(repo: str, sha: str, dest: str) -> str:
         [*base, "-C", dest, "checkout", "--quiet", "--detach", sha],
     ]
     for argv in steps:
-        proc = subprocess.run(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              stdin=subprocess.DEVNULL)
+        proc = subprocess.run(argv, env=env, capture_output=True, stdin=subprocess.DEVNULL)
         if proc.returncode != 0:
             message = proc.stderr.decode("utf-8", "replace").strip()
             raise GateError(f"could not check out {sha[:12]} into {dest}: {message}")

@@ -5,7 +5,6 @@ import os
 import subprocess
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Optional
 
 
 class Repo:
@@ -17,10 +16,10 @@ class Repo:
     def git(self, *args: str) -> str:
         return subprocess.run(
             ["git", *args], cwd=self.path, check=True, text=True,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            capture_output=True,
         ).stdout
 
-    def write(self, files: Mapping[str, Optional[str]]) -> None:
+    def write(self, files: Mapping[str, str | None]) -> None:
         """Write files (None deletes one)."""
         for rel, content in files.items():
             target = self.path / rel
@@ -31,7 +30,7 @@ class Repo:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(content)
 
-    def commit(self, files: Mapping[str, Optional[str]], message: str = "change") -> str:
+    def commit(self, files: Mapping[str, str | None], message: str = "change") -> str:
         self.write(files)
         self.git("add", "-A")
         self.git("commit", "-q", "--allow-empty", "-m", message)
@@ -62,8 +61,8 @@ class Repo:
 
 def make_change(
     root: Path,
-    base: Mapping[str, Optional[str]],
-    head: Mapping[str, Optional[str]],
+    base: Mapping[str, str | None],
+    head: Mapping[str, str | None],
 ) -> tuple[Repo, str, str]:
     """A repo with `base` committed on main and `head` (changes on top) on branch `change`."""
     repo = Repo(root)

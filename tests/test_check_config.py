@@ -77,7 +77,8 @@ def test_pyproject_key_added_and_removed(tmp_path: Path) -> None:
     assert _messages(result) == [
         '[tool.pytest] ini_options.testpaths: ["tests"] -> (unset); '
         "this setting decides what the checks catch",
-        '[tool.mypy] exclude: (unset) -> ["src/legacy"]; this setting decides what the checks catch',
+        '[tool.mypy] exclude: (unset) -> ["src/legacy"]; '
+        "this setting decides what the checks catch",
     ]
 
 

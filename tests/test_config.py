@@ -47,7 +47,7 @@ def test_the_heads_config_is_not_the_one_read(tmp_path: Path) -> None:
     ({"tests": "pytest"}, "unknown key 'tests' in the gate config; known keys: forbidden-paths"),
 ])
 def test_invalid_values_name_the_key_and_the_fix(table: dict[str, object], message: str) -> None:
-    with pytest.raises(GateError, match="^.gate.toml: ") as info:
+    with pytest.raises(GateError, match=r"^\.gate\.toml: ") as info:
         config.parse(table, ".gate.toml")
     assert message in str(info.value)
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from gitrepo import make_change
-from pyproject_fixture import TEST_CALC, project
+from pyproject_fixture import CALC, TEST_CALC, project
 
 from gate import cli
 
@@ -33,11 +33,10 @@ MUL = "\n\ndef mul(a, b):\n    return a * b\n"
 
 
 def test_an_honest_change_passes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from pyproject_fixture import CALC
-
     repo, base, head = make_change(tmp_path / "r", project(), {
         "calc/__init__.py": CALC + MUL,
-        "tests/test_mul.py": "from calc import mul\n\n\ndef test_mul():\n    assert mul(2, 3) == 6\n",
+        "tests/test_mul.py": (
+            "from calc import mul\n\n\ndef test_mul():\n    assert mul(2, 3) == 6\n"),
     })
     code, report = gate_run(capsys, repo.path)
     assert report["verdict"] == "pass", report
@@ -115,9 +114,9 @@ def test_an_undeclared_dependency_fails_in_the_fresh_environment(
 ) -> None:
     """unidiff is installed where the gate runs (it is the gate's dependency), but the
     project does not declare it: the fresh environment does not have it."""
-    code_with_import = "import unidiff\n\n\ndef add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n"
+    code_with_import = "import unidiff\n\n" + CALC
     repo, _, _ = make_change(tmp_path / "r", project(), {"calc/__init__.py": code_with_import})
-    code, report = gate_run(capsys, repo.path)
+    _, report = gate_run(capsys, repo.path)
     suite = check(report, "suite")
     assert suite["status"] == "failed"
     assert "unidiff" in suite["detail"]
@@ -190,7 +189,9 @@ def test_config_is_read_from_the_base_not_the_head(
     assert check(report, "check-config")["status"] == "failed"
 
 
-def test_report_file_holds_the_same_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_report_file_holds_the_same_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     repo, _, _ = make_change(tmp_path / "r", project(), {})
     report_file = tmp_path / "report.json"
     _, report = gate_run(capsys, repo.path, "--runs", "1", "--report", str(report_file))

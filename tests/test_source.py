@@ -13,7 +13,8 @@ def code_lines(path: str, text: str) -> dict[int, str]:
 
 
 def test_python_strings_docstrings_and_comments_are_blanked() -> None:
-    text = 'x = "pytest.mark.skip"  # noqa\n@pytest.mark.skip\ndef f():\n    """it.skip\n    more"""\n'
+    text = ('x = "pytest.mark.skip"  # noqa\n@pytest.mark.skip\ndef f():\n'
+            '    """it.skip\n    more"""\n')
     parsed = source.split("t.py", text)
     assert parsed is not None and parsed.parsed
     assert code_lines("t.py", text) == {1: "x =", 2: "@pytest.mark.skip", 3: "def f():"}

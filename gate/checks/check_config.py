@@ -31,6 +31,8 @@ checks pass is to check less. Resolve it by reverting the change, or by explaini
 request why the new setting is right; changes to the gate's config only take effect once merged."""
 
 Handler = Callable[[str, Optional[str], Optional[str], ChangedFile], "list[Finding]"]
+Table = dict[str, object]
+Sections = dict[str, Table]
 
 PYPROJECT_TABLES = (
     ("tool.pytest", "pytest-config"), ("tool.mypy", "mypy-config"),
@@ -80,28 +82,31 @@ def _both(parse: Callable[[str], P], old: str | None, new: str | None) -> tuple[
         return parse(""), head
 
 
-def _pyproject(path: str, old: str | None, new: str | None, _f: ChangedFile) -> list[Finding]:
-    parsed = _both(toml.loads, old, new)
-    if isinstance(parsed, Exception):
-        return _unparsable(path, parsed)
-    base, head = parsed
+def _parsed(parse: Callable[[str], P], compare: Callable[[str, P, P, str], list[Finding]],
+            ) -> Handler:
+    """A handler that compares both sides parsed; a head that does not parse is one finding."""
+    def handler(path: str, old: str | None, new: str | None, _f: ChangedFile) -> list[Finding]:
+        parsed = _both(parse, old, new)
+        if isinstance(parsed, Exception):
+            return _unparsable(path, parsed)
+        return compare(path, parsed[0], parsed[1], new or "")
+    return handler
+
+
+def _pyproject(path: str, base: Table, head: Table, new: str) -> list[Finding]:
     out = []
     for table, rule in PYPROJECT_TABLES:
         note = GATE_NOTE if rule == "gate-config" else WEAKEN_NOTE
         for ch in config_diff.changes(config_diff.dig(base, table), config_diff.dig(head, table)):
-            line = config_diff.toml_line(new or "", table, ch.key)
+            line = config_diff.toml_line(new, table, ch.key)
             out.append(_finding(path, line, rule, f"[{table}] {ch.key}: {show(ch.old)} -> "
                                 f"{show(ch.new)}; {note}"))
     return out
 
 
-def _gate_toml(path: str, old: str | None, new: str | None, _f: ChangedFile) -> list[Finding]:
-    parsed = _both(toml.loads, old, new)
-    if isinstance(parsed, Exception):
-        return _unparsable(path, parsed)
-    base, head = parsed
+def _gate_toml(path: str, base: Table, head: Table, new: str) -> list[Finding]:
     return [
-        _finding(path, config_diff.toml_line(new or "", "", ch.key), "gate-config",
+        _finding(path, config_diff.toml_line(new, "", ch.key), "gate-config",
                  f"{ch.key}: {show(ch.old)} -> {show(ch.new)}; {GATE_NOTE}")
         for ch in config_diff.changes(base, head)
     ]
@@ -121,11 +126,7 @@ def _ini_rule(name: str, section: str) -> str | None:
     return None
 
 
-def _ini(path: str, old: str | None, new: str | None, _f: ChangedFile) -> list[Finding]:
-    parsed = _both(config_diff.ini_sections, old, new)
-    if isinstance(parsed, Exception):
-        return _unparsable(path, parsed)
-    base, head = parsed
+def _ini(path: str, base: Sections, head: Sections, new: str) -> list[Finding]:
     out = []
     name = posixpath.basename(path)
     for section in sorted(set(base) | set(head)):
@@ -133,7 +134,7 @@ def _ini(path: str, old: str | None, new: str | None, _f: ChangedFile) -> list[F
         if rule is None:
             continue
         for ch in config_diff.changes(base.get(section, {}), head.get(section, {})):
-            line = config_diff.ini_line(new or "", section, ch.key)
+            line = config_diff.ini_line(new, section, ch.key)
             out.append(_finding(path, line, rule, f"[{section}] {ch.key}: {show(ch.old)} -> "
                                 f"{show(ch.new)}; {WEAKEN_NOTE}"))
     return out
@@ -150,25 +151,20 @@ def _watched_script(name: str) -> bool:
     return name in SCRIPTS or name.startswith(SCRIPT_PREFIXES)
 
 
-def _package_json(path: str, old: str | None, new: str | None, _f: ChangedFile) -> list[Finding]:
-    parsed = _both(_json_object, old, new)
-    if isinstance(parsed, Exception):
-        return _unparsable(path, parsed)
-    base, head = parsed
-    text = new or ""
+def _package_json(path: str, base: Table, head: Table, new: str) -> list[Finding]:
     out = []
     old_scripts, new_scripts = config_diff.dig(base, "scripts"), config_diff.dig(head, "scripts")
     for name in sorted(set(old_scripts) | set(new_scripts)):
         before, after = old_scripts.get(name), new_scripts.get(name)
         if _watched_script(name) and before != after:
-            out.append(_finding(path, config_diff.json_line(text, ["scripts", name]),
+            out.append(_finding(path, config_diff.json_line(new, ["scripts", name]),
                                 "package-scripts", f'script "{name}": {show(before)} -> '
                                 f"{show(after)}; {WEAKEN_NOTE}"))
     for key in RUNNER_KEYS:
         before_table = {key: base[key]} if key in base else {}
         after_table = {key: head[key]} if key in head else {}
         for ch in config_diff.changes(before_table, after_table):
-            line = config_diff.json_line(text, ch.key.split("."))
+            line = config_diff.json_line(new, ch.key.split("."))
             out.append(_finding(path, line, "test-runner-config",
                                 f"{ch.key}: {show(ch.old)} -> {show(ch.new)}; {WEAKEN_NOTE}"))
     return out
@@ -199,15 +195,15 @@ def _conftest(path: str, _old: str | None, new: str | None, f: ChangedFile) -> l
     return out
 
 
+def _workflow_changes(path: str, base: Table, head: Table, new: str) -> list[Finding]:
+    return [_finding(path, line, "workflow", message)
+            for line, message in workflow_diff.compare(base, head, new)]
+
+
 def _workflow(path: str, old: str | None, new: str | None, f: ChangedFile) -> list[Finding]:
     if new is None:
         return [_finding(path, 1, "workflow", f"{path} deleted: the checks it ran no longer run")]
-    parsed = _both(workflow_diff.load, old, new)
-    if isinstance(parsed, Exception):
-        return _unparsable(path, parsed)
-    base, head = parsed
-    return [_finding(path, line, "workflow", message)
-            for line, message in workflow_diff.compare(base, head, new)]
+    return _parsed(workflow_diff.load, _workflow_changes)(path, old, new, f)
 
 
 def _action_file(path: str, _old: str | None, _new: str | None, f: ChangedFile) -> list[Finding]:
@@ -224,12 +220,13 @@ def handler_for(path: str) -> Handler | None:
         return _workflow if name in ("action.yml", "action.yaml") else _action_file
     if generated.is_generated(path):
         return None
-    by_name: dict[str, Handler] = {"pyproject.toml": _pyproject, "package.json": _package_json,
+    by_name: dict[str, Handler] = {"pyproject.toml": _parsed(toml.loads, _pyproject),
+                                   "package.json": _parsed(_json_object, _package_json),
                                    "conftest.py": _conftest}
     if path == ".gate.toml":
-        return _gate_toml
+        return _parsed(toml.loads, _gate_toml)
     if name in INI_FILES:
-        return _ini
+        return _parsed(config_diff.ini_sections, _ini)
     if any(fnmatch.fnmatch(name, pattern) for pattern in RUNNER_FILES):
         return _runner_file
     return by_name.get(name)

@@ -69,7 +69,7 @@ _PNPM_PEERS = re.compile(r"\(.*\)$")
 
 
 def _pnpm(text: str) -> Packages:
-    data = YAML(typ="safe", pure=True).load(io.StringIO(text))
+    data = YAML(typ="safe").load(io.StringIO(text))
     packages = data.get("packages") if isinstance(data, dict) else None
     pairs: list[tuple[object, object]] = []
     for key in packages if isinstance(packages, dict) else {}:

@@ -1,0 +1,56 @@
+"""diff-policy: more changed files than allowed, and changes under forbidden paths."""
+from __future__ import annotations
+
+from gate.checks.common import from_findings
+from gate.context import DiffContext
+from gate.diff import ChangedFile
+from gate.models import CheckResult, Finding
+
+ID = "diff-policy"
+TITLE = "Diff within policy"
+EXPLANATION = """\
+Flags a change that touches more files than `max-changed-files` allows (on the first file beyond
+the limit), and every file added, modified or deleted under a forbidden path (`forbidden-paths`,
+by default `.github/workflows/` and `.github/actions/`). A reviewer cares because a sprawling
+change cannot be reviewed line by line, and because CI definitions decide what runs on every pull
+request, with secrets: an agent should not change them unasked. Resolve it by splitting the
+change, or by having a person make or approve the change to the forbidden path; the limits
+themselves are read from the base branch's config."""
+
+
+def _under(path: str, prefix: str) -> bool:
+    """Whether `path` is the file or directory `prefix` names, or inside it."""
+    clean = prefix[2:] if prefix.startswith("./") else prefix
+    clean = clean.rstrip("/")
+    return bool(clean) and (path == clean or path.startswith(clean + "/"))
+
+
+def _kind(f: ChangedFile) -> str:
+    return "symlink" if f.symlink else "binary file" if f.binary else "file"
+
+
+def _forbidden(f: ChangedFile, prefixes: tuple[str, ...]) -> Finding | None:
+    prefix = next((p for p in prefixes if _under(f.path, p)), None)
+    if prefix is None:
+        return None
+    line = min(f.added) if f.added else 1
+    return Finding(path=f.path, line=line, rule="forbidden-path", severity="error",
+                   message=f"{_kind(f)} {f.status} under the forbidden path {prefix}: "
+                   "a person must make or approve changes here")
+
+
+def _too_many(files: list[ChangedFile], limit: int | None) -> Finding | None:
+    if limit is None or len(files) <= limit:
+        return None
+    return Finding(path=files[limit].path, line=1, rule="max-changed-files", severity="warning",
+                   message=f"{len(files)} files changed, more than the limit of {limit} "
+                   "(max-changed-files): split the change so that it can be reviewed")
+
+
+def run(ctx: DiffContext) -> CheckResult:
+    findings = [f for f in (_forbidden(c, ctx.config.forbidden_paths) for c in ctx.files) if f]
+    too_many = _too_many(ctx.files, ctx.config.max_changed_files)
+    if too_many is not None:
+        findings.append(too_many)
+    return from_findings(ID, TITLE, findings, clean="within the diff policy",
+                         found="{n} diff policy finding(s)")
