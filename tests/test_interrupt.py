@@ -1,0 +1,41 @@
+"""Ctrl-C and SIGTERM while a command runs: the gate stops it, removes what it made, and exits
+130 / 143, leaving the user's tree as it was."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from gitrepo import make_change
+
+
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_interrupt_during_the_suite_cleans_up(tmp_path: Path, signum: int, code: int) -> None:
+    repo, _, _ = make_change(tmp_path / "r", {"a.txt": "a\n"}, {"a.txt": "b\n"})
+    (repo.path / "untracked.txt").write_text("mine\n")
+    before = repo.snapshot()
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    started = tmp_path / "suite-started"
+    env = {**os.environ, "TMPDIR": str(temp)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gate", "run", "--repo", str(repo.path), "--base", "main",
+         "--head", "change", "--install", "true",
+         "--test", f"touch {started}; sleep 60 & wait"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    deadline = time.monotonic() + 30
+    while not started.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert started.exists(), proc.communicate(timeout=10)
+    proc.send_signal(signum)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == code, err
+    assert list(temp.iterdir()) == []
+    assert repo.snapshot() == before
+    survivors = subprocess.run(["pgrep", "-f", f"touch {started}"], stdout=subprocess.PIPE)
+    assert survivors.stdout == b""
