@@ -85,24 +85,33 @@ def _diff_checks(change: Change, progress: Progress) -> dict[str, CheckResult]:
     }
 
 
+def _fresh_workspace(root: str, checkout: str, timeout: float) -> Workspace:
+    """The clean environment, with a new virtual environment for a Python project."""
+    scratch = os.path.join(root, "scratch")
+    os.mkdir(scratch)
+    env = clean_env()
+    if detect.is_python(checkout):
+        env = with_venv(env, venv.create(os.path.join(root, "venv")))
+    return Workspace(checkout, scratch, env, timeout)
+
+
 def _runtime_checks(change: Change, progress: Progress) -> dict[str, CheckResult]:
     cfg = change.config
     results: dict[str, CheckResult] = {}
     with workspace.temporary_root() as root:
         checkout = workspace.checkout(change.repo, change.head, os.path.join(root, "checkout"))
-        scratch = os.path.join(root, "scratch")
-        os.mkdir(scratch)
         install_cmd = cfg.install or detect.install_command(checkout)
         test_cmd = cfg.test or detect.test_command(checkout)
-        env = clean_env()
-        if detect.is_python(checkout):
-            env = with_venv(env, venv.create(os.path.join(root, "venv")))
-        ws = Workspace(checkout, scratch, env, cfg.timeout)
-        results[install.ID] = _timed(install.ID, progress, lambda: install.run(ws, install_cmd))
-        if results[install.ID].status != "passed":
-            results[suite.ID] = _skipped(suite.ID, "skipped: the install did not succeed")
-            results[base_tests.ID] = _skipped(base_tests.ID, "skipped: the install did not succeed",
-                                              required=False)
+        progress.started(install.ID, install.TITLE)
+        start = time.monotonic()  # the fresh environment is part of the install's cost
+        ws = _fresh_workspace(root, checkout, cfg.timeout)
+        installed = install.run(ws, install_cmd)
+        results[install.ID] = dataclasses.replace(installed, duration_s=time.monotonic() - start)
+        progress.finished(results[install.ID])
+        if installed.status != "passed":
+            why = "skipped: the install did not succeed"
+            results[suite.ID] = _skipped(suite.ID, why)
+            results[base_tests.ID] = _skipped(base_tests.ID, why, required=False)
             return results
         if test_cmd is None:
             results[suite.ID] = CheckResult(

@@ -13,6 +13,9 @@ from gate.junit import CaseResult
 
 _PYTEST = re.compile(r"^\s*(?:python3?\s+-m\s+)?pytest(?:\s|$)")
 _SHELL_OPERATORS = re.compile(r"[;&|<>`$()]")
+# pytest's exit codes other than 0 and 1, named in a run's summary.
+_PYTEST_EXITS = {2: "interrupted", 3: "internal error", 4: "usage error",
+                 5: "no tests collected"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -41,6 +44,8 @@ class TestRun:
         if c.not_found:
             return "command not found"
         if c.returncode != 0:
+            if self.outcomes is not None and c.returncode in _PYTEST_EXITS:
+                return f"exit {c.returncode}: {_PYTEST_EXITS[c.returncode]}"
             return f"exit {c.returncode}"
         if self.failed_tests:
             return f"exit 0 but {len(self.failed_tests)} test(s) failed in the report"

@@ -248,3 +248,16 @@ def test_text_output_shows_progress_findings_and_verdict(
     assert ("tests/test_calc.py:8: tests-removed: test `test_sub` was removed"
             in captured.out)
     assert captured.out.rstrip().splitlines()[-2].startswith("verdict: needs-review")
+
+
+def test_a_suite_that_collects_no_test_fails(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo, _, _ = make_change(tmp_path / "r", project(), {"tests/test_calc.py": None})
+    _, report = gate_run(capsys, repo.path, "--runs", "1")
+    suite = check(report, "suite")
+    assert suite["status"] == "failed"
+    assert suite["summary"] == "0 of 1 runs passed, 0/0 tests (run 1: exit 5: no tests collected)"
+    assert [(f["rule"], f["line"]) for f in check(report, "tests-removed")["findings"]] == [
+        ("test-removed", 4), ("test-removed", 8)]
+    assert report["verdict"] == "fail"
