@@ -8,6 +8,8 @@ Comment directives are matched only where the tool honours them: at the start of
 from __future__ import annotations
 
 import dataclasses
+import functools
+import os
 import re
 from typing import Literal
 
@@ -89,6 +91,30 @@ ROWS: tuple[EscapePattern, ...] = (
                   re.compile(r"@(?:kotlin\.)?Suppress\b(?:\([^)]*\)?)?"),
                   "compiler and static-analysis warnings on this declaration"),
 )
+
+
+# The word (lower case) that every match of a row contains: a line without it holds no such
+# escape, so a file whose added lines hold none of its rows' words needs no parsing.
+WORDS: dict[str, str] = {
+    "type: ignore": "type", "noqa": "noqa", "ruff: noqa": "noqa", "pyright: ignore": "pyright",
+    "mypy: ignore-errors": "mypy", "mypy: disable-error-code": "mypy",
+    "pylint: disable": "pylint", "pragma: no cover": "pragma", "as any": "any",
+    "@ts-ignore": "@ts-", "@ts-expect-error": "@ts-", "@ts-nocheck": "@ts-",
+    "eslint-disable": "eslint-disable", "biome-ignore": "biome-ignore",
+    "istanbul ignore": "istanbul", "c8 ignore": "c8", "#[allow]": "allow", "#![allow]": "allow",
+    "nolint": "nolint", "@SuppressWarnings": "suppress", "@Suppress": "suppress",
+}
+
+
+@functools.cache
+def _words(extension: str) -> re.Pattern[str]:
+    words = [WORDS[row.rule] for row in rows_for("f" + extension)]
+    return re.compile("|".join(map(re.escape, words)) or "(?!)", re.IGNORECASE)
+
+
+def words_for(path: str) -> re.Pattern[str]:
+    """The words an escape in `path` must contain (case-insensitively)."""
+    return _words(os.path.splitext(path)[1].lower())
 
 
 def rows_for(path: str) -> tuple[EscapePattern, ...]:

@@ -21,11 +21,24 @@ def _git_exe() -> str:
     return exe
 
 
-def run(repo: str, *args: str, check: bool = True, input: bytes | None = None) -> bytes:
+INDEX = ""  # the ref that names the index: `git cat-file` reads `:path` from it
+
+
+def _env(index: bool) -> dict[str, str]:
+    """No hook variables, but the index a hook was given (`git commit -a` stages into a
+    temporary one) when the index itself is read."""
+    env = no_git_env()
+    if index and "GIT_INDEX_FILE" in os.environ:
+        env["GIT_INDEX_FILE"] = os.path.abspath(os.environ["GIT_INDEX_FILE"])
+    return env
+
+
+def run(repo: str, *args: str, check: bool = True, input: bytes | None = None,
+        index: bool = False) -> bytes:
     """Run git in `repo` without the hook variables; raise GateError on failure if `check`."""
     proc = subprocess.run(
         [_git_exe(), "-C", repo, *args],
-        env=no_git_env(),
+        env=_env(index),
         input=input,
         capture_output=True,
         stdin=None if input is not None else subprocess.DEVNULL,
@@ -115,11 +128,12 @@ def changed_paths(repo: str, base: str, head: str) -> list[tuple[str, str]]:
 
 
 def read_blobs(repo: str, ref: str, paths: Sequence[str]) -> dict[str, bytes | None]:
-    """Contents of `paths` at `ref`, read with one `git cat-file --batch`; None if absent."""
+    """Contents of `paths` at `ref` (INDEX: the index), read with one `git cat-file --batch`;
+    None if absent."""
     if not paths:
         return {}
     request = "".join(f"{ref}:{p}\n" for p in paths).encode("utf-8", "surrogateescape")
-    out = run(repo, "cat-file", "--batch", input=request)
+    out = run(repo, "cat-file", "--batch", input=request, index=ref == INDEX)
     result: dict[str, bytes | None] = {}
     pos = 0
     for path in paths:

@@ -8,9 +8,10 @@ not match `process.exit(`. Rows with `tests_only` use a bare word that honest co
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Literal
 
 Kind = Literal["skip", "xfail", "focus", "todo"]
@@ -52,6 +53,8 @@ _JS = r"(?<![\w.$])"  # not part of a longer name, not a property of something e
 _NODE_CALL = r"(?<![\w.$])(?:test|it|describe|suite)\s*\(\s*(?:[^,(){}]*,\s*)?\{[^{}]*?\b"
 _NOT_FALSE = r"(?!\s*(?:false|0|null|undefined)\b)"
 _RB = r"(?<![\w.:@$])"
+# pytest's mark through any name it was imported as: pytest.mark, pt.mark, mark
+_PYMARK = r"(?<![\w.])(?:[A-Za-z_]\w*\.)?mark\."
 
 # Ordered from most to least specific: where two rows match overlapping text, the first wins.
 MARKERS: tuple[Marker, ...] = (
@@ -59,10 +62,10 @@ MARKERS: tuple[Marker, ...] = (
     _row("pytestmark.skip", "python", r"\bpytestmark\s*\+?=.*\bmark\.(?:skip|skipif)\b",
          "skip", "every test in the module no longer runs"),
     _row("pytestmark.xfail", "python", r"\bpytestmark\s*\+?=.*\bmark\.xfail\b", "xfail", XFAIL),
-    _row("pytest.mark.skip", "python", r"(?<![\w.])(?:pytest\.)?mark\.skip\b", "skip", SKIP),
-    _row("pytest.mark.skipif", "python", r"(?<![\w.])(?:pytest\.)?mark\.skipif\b", "skip",
+    _row("pytest.mark.skip", "python", _PYMARK + r"skip\b", "skip", SKIP),
+    _row("pytest.mark.skipif", "python", _PYMARK + r"skipif\b", "skip",
          SKIP_IF),
-    _row("pytest.mark.xfail", "python", r"(?<![\w.])(?:pytest\.)?mark\.xfail\b", "xfail", XFAIL),
+    _row("pytest.mark.xfail", "python", _PYMARK + r"xfail\b", "xfail", XFAIL),
     _row("pytest.skip", "python", r"(?<![\w.])pytest\.skip\s*\(", "skip", SKIP_HERE),
     _row("pytest.xfail", "python", r"(?<![\w.])pytest\.xfail\s*\(", "xfail",
          "the test stops here and is reported as an expected failure"),
@@ -96,6 +99,7 @@ MARKERS: tuple[Marker, ...] = (
     _row("fdescribe", "js", _JS + r"fdescribe\s*\(", "focus", FOCUS),
     _row("it.todo", "js", _JS + r"it\.todo\b", "todo", TODO),
     _row("test.todo", "js", _JS + r"test\.todo\b", "todo", TODO),
+    _row("test.fails", "js", _JS + r"(?:test|it)\.fails\b", "xfail", XFAIL),
     _row("this.skip", "js", r"(?<![\w.$])this\.skip\s*\(", "skip", SKIP_HERE, tests_only=True),
     # node:test
     _row("node:test.skip", "js", _NODE_CALL + r"skip\s*:" + _NOT_FALSE, "skip", SKIP),
@@ -107,12 +111,19 @@ MARKERS: tuple[Marker, ...] = (
     _row("testing.Skip", "go", r"\b\w+\.Skip\s*\(", "skip", SKIP_HERE, tests_only=True),
     _row("testing.Skipf", "go", r"\b\w+\.Skipf\s*\(", "skip", SKIP_HERE, tests_only=True),
     _row("testing.SkipNow", "go", r"\b\w+\.SkipNow\s*\(", "skip", SKIP_HERE, tests_only=True),
+    _row("testing.Short", "go", r"(?<![\w.])testing\.Short\s*\(\s*\)", "skip",
+         "the test does not run under `go test -short`", tests_only=True),
     # Rust
     _row("rust.ignore", "rust", r"#\[\s*(?:cfg_attr\s*\(.*,\s*)?ignore\b", "skip", SKIP),
+    _row("rust.cfg-false", "rust", r"#\[\s*cfg\s*\(\s*(?:any\s*\(\s*\)|FALSE|false)\s*\)\s*\]",
+         "skip", "the item under it is never compiled, so its tests never run"),
     # JUnit
     _row("junit.Ignore", "java", r"@(?:org\.junit\.)?Ignore\b", "skip", SKIP),
     _row("junit.Disabled", "java", r"@(?:[\w.]+\.)?Disabled\b", "skip", SKIP),
     _row("junit.DisabledIf", "java", r"@(?:[\w.]+\.)?Disabled\w+\b", "skip", SKIP_IF),
+    _row("junit.assumeFalse", "java",
+         r"(?<![\w.])(?:Assumptions\.|Assume\.)?assume(?:True\s*\(\s*false|False\s*\(\s*true)"
+         r"\s*\)", "skip", SKIP_HERE),
     # RSpec
     _row("rspec.xit", "ruby", _RB + r"x(?:it|specify|example)\b", "skip", SKIP, tests_only=True),
     _row("rspec.xdescribe", "ruby", _RB + r"x(?:describe|context)\b", "skip",
@@ -128,6 +139,31 @@ MARKERS: tuple[Marker, ...] = (
 )
 
 
+# Words every marker of a language contains: a line without one holds no marker, whatever its
+# strings and comments (blanking only removes text), so such a line needs no parsing.
+KEYWORDS: dict[Language, tuple[str, ...]] = {
+    "python": ("skip", "Skip", "xfail", "expectedFailure"),
+    "js": ("skip", "only", "todo", "xit", "xtest", "xdescribe", "xcontext", "fit", "fdescribe",
+           "fails"),
+    "go": ("Skip", "Short"),
+    "rust": ("ignore", "cfg"),
+    "java": ("Ignore", "Disabled", "assume"),
+    "ruby": ("xit", "xspecify", "xexample", "xdescribe", "xcontext", "fit", "fspecify",
+             "fexample", "fdescribe", "fcontext", "focus", "skip", "pending"),
+}
+
+
+@functools.cache
+def _keywords(language: Language) -> re.Pattern[str]:
+    return re.compile("|".join(map(re.escape, KEYWORDS[language])))
+
+
+def keywords_for(path: str) -> re.Pattern[str] | None:
+    """A pattern of the words a marker in `path` must contain; None: no markers in its language."""
+    language = language_of(path)
+    return None if language is None else _keywords(language)
+
+
 def language_of(path: str) -> Language | None:
     return EXTENSIONS.get(os.path.splitext(path)[1].lower())
 
@@ -139,7 +175,13 @@ def for_file(path: str, *, is_test: bool) -> tuple[Marker, ...]:
                  if m.language == language and (is_test or not m.tests_only))
 
 
-def find(markers: Sequence[Marker], code: str) -> Iterator[Marker]:
+@functools.cache
+def combined(markers: tuple[Marker, ...]) -> re.Pattern[str]:
+    """One pattern that matches where any of `markers` does: a quick test per line."""
+    return re.compile("|".join(f"(?:{m.pattern.pattern})" for m in markers) or r"(?!)")
+
+
+def find(markers: tuple[Marker, ...], code: str) -> Iterator[Marker]:
     """The markers in one line of code; where matches overlap, the earlier row wins."""
     taken: list[tuple[int, int]] = []
     for marker in markers:

@@ -1,18 +1,24 @@
 """Source text split into code and comments, line by line, so that a marker inside a string
 literal or a comment is not taken for code.
 
-Python is read with `tokenize`; C-like languages (JavaScript, TypeScript, Go, Rust, Java,
-C#, Kotlin, Swift, C, C++) and hash-comment languages (Ruby, shell) with a small lexer that
-knows their strings and comments. Blanked characters become spaces, so columns are kept.
+Python is read with `tokenize`; JavaScript, TypeScript, Go, Rust, Java and Ruby with their
+tree-sitter grammars (gate.syntax); the other C-like languages (C#, Kotlin, Swift, C, C++) and
+shell with a small lexer that knows their strings and comments (`lex`). Blanked characters become
+spaces, so lines are kept. A file that does not parse is kept as raw text, `parsed` False.
 """
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import io
 import os
 import re
 import tokenize
 from typing import Literal
+
+from gate.lines import Line, Lines, Source, raw
+
+__all__ = ["Line", "Source", "lex", "split"]
 
 Language = Literal["python", "c-like", "rust", "hash"]
 
@@ -28,30 +34,12 @@ _EXTENSIONS: dict[str, Language] = {
 }
 
 
-@dataclasses.dataclass(frozen=True)
-class Line:
-    code: str  # the line with string literals and comments blanked
-    comment: str  # the text of the comments on this line, "" if none
-
-
-@dataclasses.dataclass(frozen=True)
-class Source:
-    language: Language
-    lines: dict[int, Line]  # 1-based
-    parsed: bool  # False: the file did not tokenize and lines are raw text
-
-
 def language_of(path: str) -> Language | None:
     return _EXTENSIONS.get(os.path.splitext(path)[1].lower())
 
 
 def _blank(text: str) -> str:
     return re.sub(r"[^\n]", " ", text)
-
-
-def _raw(language: Language, text: str) -> Source:
-    lines = {i: Line(code=t, comment="") for i, t in enumerate(text.split("\n"), 1)}
-    return Source(language, lines, parsed=False)
 
 
 def _python(text: str) -> Source:
@@ -75,12 +63,8 @@ def _python(text: str) -> Source:
                 for col in range(start, min(end, len(chars))):
                     chars[col] = " "
     except (tokenize.TokenError, IndentationError, SyntaxError):
-        return _raw("python", text)
-    lines = {
-        i: Line(code="".join(chars), comment=comments.get(i, ""))
-        for i, chars in enumerate(rows, 1)
-    }
-    return Source("python", lines, parsed=True)
+        return raw("python", text)
+    return Source("python", Lines(["".join(chars) for chars in rows], comments), parsed=True)
 
 
 _RUST_CHAR = re.compile(r"'(?:\\.[^']*|[^'\\])'")
@@ -143,23 +127,41 @@ def _lex(language: Language, text: str) -> Source:
             continue
         code.append(c)
         i += 1
-    code_lines = "".join(code).split("\n")
-    raw_lines = text.split("\n")
-    lines = {
-        idx: Line(code=code_lines[idx - 1], comment=" ".join(comment_chars.get(idx, [])))
-        for idx in range(1, len(raw_lines) + 1)
-        if idx - 1 < len(code_lines)
-    }
-    if text.endswith("\n"):
-        lines.pop(len(raw_lines), None)
-    return Source(language, lines, parsed=True)
+    count = text.count("\n") + (0 if text.endswith("\n") else 1)
+    rows = "".join(code).split("\n")[:count]
+    comments = {n: " ".join(parts) for n, parts in comment_chars.items()}
+    return Source(language, Lines(rows, comments), parsed=True)
 
 
-def split(path: str, text: str) -> Source | None:
-    """The file's lines as code and comments; None for a language the gate does not read."""
+def lex(path: str, text: str) -> Source | None:
+    """The file's lines as the hand lexer reads them, without a grammar."""
     language = language_of(path)
     if language is None:
         return None
     if language == "python":
         return _python(text)
     return _lex(language, text)
+
+
+# The grammars need Python 3.10 or newer (pyproject.toml); on 3.9 the lexer reads every file.
+TREE_SITTER = importlib.util.find_spec("tree_sitter") is not None
+
+
+def _tree_split(path: str, text: str) -> Source | None:
+    if not TREE_SITTER:
+        return None
+    from gate.syntax import tree  # imported on first use: `gate scan` of Python starts faster
+
+    return tree.split(path, text)
+
+
+def split(path: str, text: str) -> Source | None:
+    """The file's lines as code and comments; None for a language the gate does not read.
+
+    A file its grammar cannot parse (a syntax error, or syntax newer than the grammar) is read
+    by the lexer instead, and marked `parsed` False so that findings can say so."""
+    parsed = _tree_split(path, text)
+    if parsed is None or parsed.parsed:
+        return parsed or lex(path, text)
+    lexed = lex(path, text)
+    return dataclasses.replace(lexed, parsed=False) if lexed is not None else parsed

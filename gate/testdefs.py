@@ -18,11 +18,13 @@ from collections.abc import Iterator
 from gate import source
 
 _JS_SUFFIXES = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
-_MODIFIERS = r"(?:\.(?:only|skip|todo|concurrent|failing|sequential))*"
+_MODIFIERS = (r"(?:\.(?:only|skip|todo|concurrent|failing|sequential|fails))*"
+              r"(?:\.(?:skipIf|runIf|each)\s*\((?:[^()]|\([^()]*\))*\))?")  # it.skipIf(c)(...)
 _JS_CALL = re.compile(
     rf"(?<![\w.$])(?:(?P<suite>[xf]?describe|context|suite){_MODIFIERS}"
     rf"|(?P<test>[xf]?it|[x]?test|specify){_MODIFIERS})\s*\("
 )
+_PARENS = re.compile(r"[()]")
 _JS_TITLE = re.compile(r"\s*(['\"`])((?:\\.|(?!\1).)*)\1", re.DOTALL)
 _GO_TEST = re.compile(r"^func\s+(Test(?:[^\Wa-z]\w*)?)\s*\(\s*\w+\s+\*testing\.T\s*\)", re.M)
 _RUST_TEST = re.compile(
@@ -130,7 +132,8 @@ def _javascript(path: str, text: str) -> Iterator[Definition]:
             calls[m.end() - 1] = (m.group("suite") is not None, literal.group(2))
     suites: list[tuple[str, int]] = []  # (title, paren depth inside its call)
     depth = 0
-    for offset, char in enumerate(code):
+    for paren in _PARENS.finditer(code):
+        offset, char = paren.start(), paren.group()
         if char == "(":
             depth += 1
             call = calls.get(offset)

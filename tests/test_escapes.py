@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from gitrepo import make_change
 
-from gate import config, diff
+from gate import config, diff, escape_patterns
 from gate.checks import escapes
 from gate.context import DiffContext
 from gate.models import CheckResult
@@ -140,3 +140,7 @@ def test_message_names_the_escape_and_what_it_silences(tmp_path: Path) -> None:
     (finding,) = result.findings
     assert finding.message.startswith("new `#[allow(dead_code)]` silences compiler and clippy")
     assert result.summary == "1 new type or lint escape(s)"
+
+
+def test_every_row_has_the_word_that_lets_a_line_skip_parsing() -> None:
+    assert set(escape_patterns.WORDS) == {row.rule for row in escape_patterns.ROWS}

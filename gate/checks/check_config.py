@@ -11,7 +11,7 @@ from typing import Optional, TypeVar
 
 from ruamel.yaml.error import YAMLError
 
-from gate import config_diff, generated, source, toml, workflow_diff
+from gate import attributes, config_diff, generated, source, toml, workflow_diff
 from gate.checks.common import from_findings
 from gate.config_diff import show
 from gate.context import DiffContext
@@ -211,9 +211,23 @@ def _action_file(path: str, _old: str | None, _new: str | None, f: ChangedFile) 
                      "it runs in CI; review what it now does")]
 
 
+def _gitattributes(path: str, old: str | None, new: str | None, f: ChangedFile) -> list[Finding]:
+    lines = (new or "").splitlines()
+    out = []
+    for rule in attributes.newly_marked(attributes.parse(old or ""), attributes.parse(new or "")):
+        marks = ", ".join(sorted(a for a, on in rule.attrs.items() if on))
+        line = next((i for i, t in enumerate(lines, 1) if t.split()[:1] == [rule.text]), 1)
+        out.append(_finding(path, line, "gitattributes",
+                            f"`{rule.text}` newly marked {marks}: skip and escape markers in "
+                            "matching files are no longer scanned; check they are not tests"))
+    return out
+
+
 def handler_for(path: str) -> Handler | None:
     """The comparison for a changed path, None when the file is not configuration."""
     name = posixpath.basename(path)
+    if path == ".gitattributes":
+        return _gitattributes
     if path.startswith(".github/workflows/") and name.endswith((".yml", ".yaml")):
         return _workflow
     if path.startswith(".github/actions/"):
@@ -234,7 +248,8 @@ def handler_for(path: str) -> Handler | None:
 
 def run(ctx: DiffContext) -> CheckResult:
     files = [(f, h) for f in ctx.files if not f.binary
-             for h in [handler_for(f.path)] if h is not None]
+             for h in [handler_for(f.path)] if h is not None
+             and (f.path.startswith(".github/") or not ctx.is_vendored(f.path))]
     paths = [f.path for f, _ in files]
     base, head = ctx.read(ctx.base, paths), ctx.read(ctx.head, paths)
     findings: list[Finding] = []

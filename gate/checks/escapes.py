@@ -1,11 +1,12 @@
 """escapes: new type and lint escapes on added lines, in comments or code, never in strings."""
 from __future__ import annotations
 
-from gate import escape_patterns, generated, source
+from gate import allow, escape_patterns
 from gate.checks.common import from_findings
 from gate.context import DiffContext
 from gate.diff import ChangedFile
 from gate.escape_patterns import EscapePattern
+from gate.lines import Source
 from gate.models import CheckResult, Finding
 
 ID = "escapes"
@@ -17,15 +18,37 @@ their kin, on added lines only, in comments or code but never inside string lite
 turns a checker's error into silence: the type checker, linter or coverage report still passes,
 but nobody has looked at what it would have said, and an agent reaches for one when it cannot make
 the error go away honestly. Resolve it by fixing the underlying error, or keep the escape, narrow
-it to one error code, and say in the pull request why the checker is wrong here."""
+it to one error code, and add `gate: allow escapes -- <why the checker is wrong here>` on its line
+or the line above. An allow comment without a reason is itself flagged here."""
+
+
+def _may_hold(f: ChangedFile) -> bool:
+    """Whether an added line may hold an escape or an allow comment: only then is it parsed."""
+    words = escape_patterns.words_for(f.path)
+    return any("gate:" in line or words.search(line) for line in f.added.values())
 
 
 def _candidates(ctx: DiffContext) -> list[ChangedFile]:
     return [
         f for f in ctx.files
         if f.status != "deleted" and not f.binary and not f.symlink and f.added
-        and not generated.is_generated(f.path) and escape_patterns.rows_for(f.path)
+        and _may_hold(f) and not ctx.is_generated(f.path)
     ]
+
+
+def _allow_findings(f: ChangedFile, split: Source | None) -> list[Finding]:
+    """Allow comments on added lines that cannot be honoured: no reason, or no such check."""
+    out = []
+    for number, added in f.added.items():
+        if "gate:" not in added:
+            continue
+        line = split.lines.get(number) if split is not None else None
+        found = allow.parse(added if line is None else line.comment if split and split.lexed
+                            else line.code)
+        why = allow.problem(found) if found is not None else None
+        if why is not None:
+            out.append(Finding(f.path, number, "gate: allow", why, severity="warning"))
+    return out
 
 
 def _finding(path: str, line: int, row: EscapePattern, matched: str) -> Finding:
@@ -42,19 +65,18 @@ def _finding(path: str, line: int, row: EscapePattern, matched: str) -> Finding:
     )
 
 
-def _scan(path: str, text: str, added: dict[int, str]) -> list[Finding]:
-    split = source.split(path, text)
-    if split is None:
+def _scan(path: str, split: Source | None, added: dict[int, str]) -> list[Finding]:
+    rows, words = escape_patterns.rows_for(path), escape_patterns.words_for(path)
+    if split is None or not rows:
         return []
-    rows = escape_patterns.rows_for(path)
     findings: list[Finding] = []
     for number in sorted(added):
         line = split.lines.get(number)
-        if line is None:
+        if line is None or not words.search(added[number]):
             continue
         for row in rows:
-            # A file that did not tokenize has no comment text: look in the raw line instead.
-            haystack = line.code if row.where == "code" or not split.parsed else line.comment
+            # A file read as raw text has no comment text: look in the raw line instead.
+            haystack = line.code if row.where == "code" or not split.lexed else line.comment
             match = row.pattern.search(haystack)
             if match is not None:
                 findings.append(_finding(path, number, row, match.group()))
@@ -66,8 +88,9 @@ def run(ctx: DiffContext) -> CheckResult:
     blobs = ctx.read(ctx.head, [f.path for f in files])
     findings: list[Finding] = []
     for f in files:
-        blob = blobs[f.path]
-        if blob is not None:
-            findings.extend(_scan(f.path, blob.decode("utf-8", "replace"), f.added))
+        if blobs[f.path] is not None:
+            split = ctx.source(f.path)
+            findings.extend(_scan(f.path, split, f.added))
+            findings.extend(_allow_findings(f, split))
     return from_findings(ID, TITLE, findings, clean="no new escapes",
                          found="{n} new type or lint escape(s)")

@@ -173,7 +173,8 @@ def _decode(blob: bytes | None) -> str | None:
 
 
 def run(ctx: DiffContext) -> CheckResult:
-    files = [f for f in ctx.files if posixpath.basename(f.path) in PARSERS]
+    files = [f for f in ctx.files
+             if posixpath.basename(f.path) in PARSERS and not ctx.is_vendored(f.path)]
     paths = [f.path for f in files]
     base, head = ctx.read(ctx.base, paths), ctx.read(ctx.head, paths)
     findings = [

@@ -108,6 +108,8 @@ def run(ctx: DiffContext) -> CheckResult:
     for path, text in _read(ctx, ctx.base, base_paths).items():
         if ctx.is_test_file(path):
             base.add(path, extract(path, text))
+    if not base.occurrences:  # nothing could have been removed: the head need not be read
+        head_paths = []
     for path, text in _read(ctx, ctx.head, head_paths).items():
         (head if ctx.is_test_file(path) else uncollected).add(path, extract(path, text))
     base_names = set(base.counts())

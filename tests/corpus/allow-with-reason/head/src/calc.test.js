@@ -1,0 +1,12 @@
+const { add } = require('./calc');
+
+describe('add', () => {
+  // gate: allow skip-markers -- bisecting issue 12, removed before merge
+  it.only('adds', () => {
+    expect(add(1, 2)).toBe(3);
+  });
+
+  it('negates', () => {
+    expect(add(-1, 1)).toBe(0);
+  });
+});

@@ -1,0 +1,16 @@
+package calc
+
+import "testing"
+
+func TestAdd(t *testing.T) {
+	if Add(1, 2) != 3 {
+		t.Fatal("wrong")
+	}
+}
+
+func TestNeg(t *testing.T) {
+	t.Skip("later")
+	if Add(-1, 1) != 0 {
+		t.Fatal("wrong")
+	}
+}

@@ -1,0 +1,7 @@
+const { add } = require('./calc');
+
+describe('add', () => {
+  it('adds', () => {
+    expect(add(1, 2)).toBe(3);
+  });
+});

@@ -1,0 +1,6 @@
+import { test } from 'node:test';
+import assert from 'node:assert';
+
+test('adds', () => {
+  assert.equal(1 + 2, 3);
+});

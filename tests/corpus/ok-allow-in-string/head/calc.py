@@ -1,0 +1,4 @@
+def add(a, b):
+    return a + b
+
+HELP = 'write # gate: allow escapes to silence'

@@ -1,0 +1,21 @@
+package calc
+
+import "testing"
+
+func TestAdd(t *testing.T) {
+	if Add(1, 2) != 3 {
+		t.Fatal("wrong")
+	}
+}
+
+func TestNeg(t *testing.T) {
+	if Add(-1, 1) != 0 {
+		t.Fatal("wrong")
+	}
+}
+
+func TestZero(t *testing.T) {
+	if Add(0, 0) != 0 {
+		t.Fatal("wrong")
+	}
+}

@@ -1,0 +1,2 @@
+export const box = fit(size);
+this.skip(2);

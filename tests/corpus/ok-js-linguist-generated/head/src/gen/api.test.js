@@ -1,0 +1,2 @@
+it.only('generated', () => {});
+/* eslint-disable */

@@ -1,0 +1,3 @@
+export const options = {};
+options.only = true;
+options.skip = 3;

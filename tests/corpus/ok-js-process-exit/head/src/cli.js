@@ -1,0 +1,3 @@
+if (failed) {
+  process.exit(1);
+}

@@ -1,0 +1,14 @@
+from calc import add
+
+
+def test_add():
+    assert add(1, 2) == 3
+
+
+def test_neg():
+    assert add(-1, 1) == 0
+
+
+def test_doc():
+    """Never pytest.skip() or self.skipTest() here."""
+    assert add(0, 0) == 0

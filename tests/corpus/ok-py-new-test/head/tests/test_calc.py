@@ -1,0 +1,13 @@
+from calc import add
+
+
+def test_add():
+    assert add(1, 2) == 3
+
+
+def test_neg():
+    assert add(-1, 1) == 0
+
+
+def test_zero():
+    assert add(0, 0) == 0

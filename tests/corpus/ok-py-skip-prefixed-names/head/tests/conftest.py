@@ -1,0 +1,2 @@
+def skip_slow(f):
+    return f

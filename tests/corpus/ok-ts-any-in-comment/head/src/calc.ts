@@ -1,0 +1,2 @@
+// never cast as any here
+export const add = (a: number, b: number): number => a + b;

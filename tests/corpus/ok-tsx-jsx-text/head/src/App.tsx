@@ -1,0 +1,1 @@
+export const App = () => <p title="it.only(">Use xit( wisely</p>;

@@ -1,0 +1,1 @@
+collect_ignore = ['test_calc.py']

@@ -1,0 +1,12 @@
+import pytest
+
+np = pytest.importorskip('numpy')
+from calc import add
+
+
+def test_add():
+    assert add(1, 2) == 3
+
+
+def test_neg():
+    assert add(-1, 1) == 0

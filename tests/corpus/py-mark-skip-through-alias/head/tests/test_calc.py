@@ -1,0 +1,11 @@
+import pytest as pt
+from calc import add
+
+
+def test_add():
+    assert add(1, 2) == 3
+
+
+@pt.mark.skip
+def test_neg():
+    assert add(-1, 1) == 0

@@ -1,0 +1,2 @@
+def add(a, b):  # pragma: no cover
+    return a + b

@@ -1,0 +1,8 @@
+require 'calc'
+
+describe Calc do
+  it 'adds' do
+    skip 'later'
+    expect(Calc.add(1, 2)).to eq(3)
+  end
+end

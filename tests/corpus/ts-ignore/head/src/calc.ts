@@ -1,0 +1,2 @@
+// @ts-ignore
+export const add = (a: number, b: number): number => a + b;
