@@ -1,20 +1,11 @@
 """Per-test outcomes from a JUnit XML report (pytest's `--junitxml`, family xunit1)."""
 from __future__ import annotations
 
-import dataclasses
 import xml.etree.ElementTree as ET
-from typing import Literal
 
-Outcome = Literal["passed", "failed", "skipped"]
+from gate.results.record import CaseResult, Outcome
 
-
-@dataclasses.dataclass(frozen=True)
-class CaseResult:
-    name: str  # file::Class::test, as pytest prints it
-    file: str | None
-    line: int | None  # 1-based
-    outcome: Outcome
-    message: str = ""
+__all__ = ["CaseResult", "parse"]
 
 
 def _display_name(classname: str, name: str, file: str | None) -> str:

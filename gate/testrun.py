@@ -4,12 +4,12 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-import shlex
 from collections.abc import Sequence
 
-from gate import junit, process
+from gate import process, results
 from gate.context import Workspace
-from gate.junit import CaseResult
+from gate.results.location import locate
+from gate.results.record import CaseResult, Counts
 
 _PYTEST = re.compile(r"^\s*(?:python3?\s+-m\s+)?pytest(?:\s|$)")
 _SHELL_OPERATORS = re.compile(r"[;&|<>`$()]")
@@ -21,20 +21,21 @@ _PYTEST_EXITS = {2: "interrupted", 3: "internal error", 4: "usage error",
 @dataclasses.dataclass(frozen=True)
 class TestRun:
     completed: process.Completed
-    outcomes: list[CaseResult] | None  # None: the runner wrote no per-test report
+    counts: Counts | None  # None: no runner's report or summary was found
 
     @property
     def failed_tests(self) -> list[CaseResult]:
-        return [t for t in self.outcomes or [] if t.outcome == "failed"]
+        return self.counts.failures() if self.counts else []
 
     @property
     def passed(self) -> bool:
-        """Exit status and per-test report must agree: a run passes only if both say so."""
+        """Exit status and the runner's counts must agree: a run passes only if both say so
+        (a run that exits 0 with failures, or having run no test, does not pass)."""
         if not self.completed.ok:
             return False
-        if self.outcomes is None:
+        if self.counts is None:
             return True
-        return not self.failed_tests and any(t.outcome == "passed" for t in self.outcomes)
+        return self.counts.failed == 0 and self.counts.passed > 0
 
     def problem(self) -> str:
         """Why the run did not pass, in a few words."""
@@ -44,11 +45,12 @@ class TestRun:
         if c.not_found:
             return "command not found"
         if c.returncode != 0:
-            if self.outcomes is not None and c.returncode in _PYTEST_EXITS:
+            runner = self.counts.runner if self.counts else None
+            if runner == "pytest" and c.returncode in _PYTEST_EXITS:
                 return f"exit {c.returncode}: {_PYTEST_EXITS[c.returncode]}"
             return f"exit {c.returncode}"
-        if self.failed_tests:
-            return f"exit 0 but {len(self.failed_tests)} test(s) failed in the report"
+        if self.counts is not None and self.counts.failed:
+            return f"exit 0 but {self.counts.failed} test(s) failed"
         return "exit 0 but no test ran"
 
 
@@ -64,13 +66,12 @@ def run_tests(
     *,
     extra_addopts: Sequence[str] = (),
 ) -> TestRun:
-    """Run `command` in the checkout; pytest is asked for a JUnit report through
-    PYTEST_ADDOPTS, so the user's command is not edited."""
-    addopts = ["-p", "no:cacheprovider", f"--junitxml={report}", "-o", "junit_family=xunit1",
-               *extra_addopts]
-    env = dict(ws.env)
-    env["PYTEST_ADDOPTS"] = " ".join(shlex.quote(a) for a in addopts)
+    """Run `command` in the checkout; runners that can are asked for per-test reports through
+    the environment (pytest: PYTEST_ADDOPTS), so the user's command is not edited."""
+    env = results.report_env(ws.env, report, extra_addopts)
     if os.path.exists(report):
         os.unlink(report)
-    completed = process.run_shell(command, cwd=ws.checkout, env=env, timeout=ws.timeout)
-    return TestRun(completed, junit.parse(report))
+    completed = process.run_argv([*ws.test_prefix, "/bin/sh", "-c", command], cwd=ws.checkout,
+                                 env=env, timeout=ws.timeout, display=command)
+    counts = results.read(completed.output, report)
+    return TestRun(completed, locate(counts, ws.checkout) if counts else None)

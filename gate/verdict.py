@@ -1,7 +1,7 @@
 """From check results to pass / needs-review / fail (DESIGN.md, "Verdict and exit codes")."""
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from gate.models import CheckResult, Verdict
 
@@ -9,9 +9,13 @@ EXIT_CODES: dict[Verdict, int] = {"pass": 0, "fail": 1, "needs-review": 3}
 EXIT_CANNOT_JUDGE = 2
 
 
-def decide(checks: Iterable[CheckResult], *, strict: bool = False) -> Verdict:
+def decide(checks: Iterable[CheckResult], *, strict: bool = False,
+           advisory: Collection[str] = ()) -> Verdict:
+    """`advisory`: the ids of optional user checks, reported and never counted."""
     needs_review = False
     for check in checks:
+        if check.id in advisory:
+            continue
         if check.required and check.status in ("failed", "timeout", "error"):
             return "fail"
         if check.status in ("failed", "timeout", "error") or any(

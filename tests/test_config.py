@@ -44,7 +44,15 @@ def test_the_heads_config_is_not_the_one_read(tmp_path: Path) -> None:
     ({"timeout": "10"}, "key 'timeout' must be a positive number of seconds, got '10'"),
     ({"test-paths": "tests/*"}, "key 'test-paths' must be a list of glob strings"),
     ({"strict": "yes"}, "key 'strict' must be true or false, got 'yes'"),
-    ({"tests": "pytest"}, "unknown key 'tests' in the gate config; known keys: forbidden-paths"),
+    ({"tests": "pytest"},
+     "unknown key 'tests' in the gate config; known keys: checks, forbidden-paths"),
+    ({"network": "no"}, """key 'network' must be "on" or "off", got 'no'"""),
+    ({"checks": [{"name": "lint"}]}, "key 'checks' must be a list of tables"),
+    ({"checks": [{"name": "a", "run": "x"}, {"name": "a", "run": "y"}]},
+     "with `name` and `run` (strings), optional `required` (true or false) and `timeout` "
+     "(seconds); names unique, got"),
+    ({"checks": [{"name": "a", "run": "x", "required": "no"}]}, "key 'checks' must be"),
+    ({"checks": [{"name": "a", "run": "x", "retries": 2}]}, "key 'checks' must be"),
 ])
 def test_invalid_values_name_the_key_and_the_fix(table: dict[str, object], message: str) -> None:
     with pytest.raises(GateError, match=r"^\.gate\.toml: ") as info:
@@ -56,3 +64,12 @@ def test_tool_gate_that_is_not_a_table(tmp_path: Path) -> None:
     repo, base, _ = make_change(tmp_path / "r", {"pyproject.toml": '[tool]\ngate = "x"\n'}, {})
     with pytest.raises(GateError, match=r"\[tool.gate\] must be a table"):
         config.load(str(repo.path), base)
+
+
+def test_user_checks_and_network() -> None:
+    cfg = config.parse({"network": "off", "checks": [
+        {"name": "build", "run": "make"},
+        {"name": "lint", "run": "ruff check .", "required": False, "timeout": 30}]}, "t")
+    assert cfg.network == "off"
+    assert cfg.checks == (config.UserCheck("build", "make"),
+                          config.UserCheck("lint", "ruff check .", False, 30.0))

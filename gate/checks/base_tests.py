@@ -6,7 +6,7 @@ import os
 import posixpath
 import shlex
 
-from gate import testfiles
+from gate import detail, testfiles
 from gate.context import DiffContext, Workspace
 from gate.models import CheckResult, Finding, Status
 from gate.overlay import overlay
@@ -81,5 +81,6 @@ def run(ctx: DiffContext, ws: Workspace, command: str) -> CheckResult:
         "error" if result.completed.not_found else "failed")
     return CheckResult(ID, TITLE, status, False,
                        f"{what} fail on the head code ({result.problem()})",
-                       detail=result.completed.tail(), findings=findings, duration_s=duration)
+                       detail=detail.excerpt(result.failed_tests, result.completed.output),
+                       findings=findings, duration_s=duration)
 

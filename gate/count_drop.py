@@ -1,0 +1,75 @@
+"""Tests that ran at base and no longer run at head, although their definitions are still
+there: deselected by a conftest, a narrowed `testpaths`, a `-k` filter in addopts, a
+`sys.exit` in conftest, a test file excluded by config. No diff scan can see this; the two
+collections can. (A test whose definition the change removed is `tests-removed`'s finding
+already, and a test moved to another file is not gone.)"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from collections.abc import Mapping
+
+from gate import process, testdefs
+from gate.context import DiffContext
+from gate.models import CheckResult, Finding
+
+COLLECT = "python -m pytest --collect-only -q"
+_NODE = re.compile(r"^([^\s:][^:]*\.py)::(\S.*?)\s*$")
+
+
+def collected(checkout: str, env: Mapping[str, str], timeout: float) -> set[str] | None:
+    """pytest's node ids in `checkout`; None when collection did not finish."""
+    env = {**env, "PYTEST_ADDOPTS": "-p no:cacheprovider"}
+    done = process.run_shell(COLLECT, cwd=checkout, env=env, timeout=timeout)
+    if done.timed_out or done.returncode not in (0, 5) or done.dropped_bytes:
+        return None
+    return {m.group(0).strip() for m in map(_NODE.match, done.output.splitlines()) if m}
+
+
+def _definition(node: str) -> tuple[str, str]:
+    """(file, testdefs name) of a node id: tests/a.py::TestK::test_x[1] -> TestK.test_x."""
+    path, _, rest = node.partition("::")
+    return path, re.sub(r"\[.*\]$", "", rest).replace("::", ".")
+
+
+def _lines(ctx: DiffContext, ref: str, path: str) -> dict[str, int] | None:
+    text = ctx.text(ref, path)
+    if text is None:
+        return None
+    return {d.name: d.line for d in testdefs.extract(path, text).defs}
+
+
+def findings(ctx: DiffContext, base: set[str], head: set[str]) -> list[Finding]:
+    out = []
+    for node in sorted(base - head):
+        path, name = _definition(node)
+        at_head = _lines(ctx, ctx.head, path) or {}
+        if name not in at_head:
+            continue  # removed or moved away: tests-removed's to judge
+        line = (_lines(ctx, ctx.base, path) or {}).get(name, 1)
+        out.append(Finding(
+            path, line, "not-collected",
+            f"`{node}` ran at base and does not run at head, though its definition is still "
+            "there: deselected by a conftest, `-k`, `testpaths` or another collection setting",
+            severity="error"))
+    return out
+
+
+def merge(result: CheckResult, extra: list[Finding]) -> CheckResult:
+    """`tests-removed` with the tests that no longer run added."""
+    if not extra:
+        return result
+    what = f"{len(extra)} test(s) defined at head no longer run"
+    summary = what if result.status == "passed" else f"{result.summary}; {what}"
+    return dataclasses.replace(result, status="failed", summary=summary,
+                               findings=(*result.findings, *extra))
+
+
+def head_and_base(checkout: str, base_checkout: str, env: Mapping[str, str],
+                  timeout: float) -> tuple[set[str], set[str]] | None:
+    head = collected(checkout, env, timeout)
+    base = collected(base_checkout, env, timeout) if head is not None else None
+    if head is None or base is None or not os.path.isdir(base_checkout):
+        return None
+    return base, head

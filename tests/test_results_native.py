@@ -1,0 +1,121 @@
+"""pytest, unittest and cargo test, run for real: counts, failing tests, definition lines."""
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from runners import run_in
+
+from gate.results.record import CaseResult
+
+UNITTEST = """\
+import unittest
+
+
+class TestMath(unittest.TestCase):
+    def test_adds(self):
+        self.assertEqual(1 + 1, 2)
+
+    def test_breaks(self):
+        self.assertEqual(1 + 1, 3)
+
+    def test_errors(self):
+        raise RuntimeError("boom")
+
+    @unittest.skip("later")
+    def test_later(self):
+        pass
+"""
+PY = sys.executable
+
+
+def test_unittest(tmp_path: Path) -> None:
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_u.py").write_text(UNITTEST)
+    run = run_in(tmp_path, f"{PY} -m unittest discover -s tests")
+    assert run.counts is not None
+    assert (run.counts.runner, run.counts.describe()) == ("unittest", "1/3 tests, 1 skipped")
+    assert run.failed_tests == [
+        CaseResult("test_u.TestMath.test_errors", "tests/test_u.py", 11, "failed",
+                   "RuntimeError: boom"),
+        CaseResult("test_u.TestMath.test_breaks", "tests/test_u.py", 8, "failed",
+                   "AssertionError: 2 != 3"),
+    ]
+
+
+def test_unittest_that_ran_no_test_does_not_pass_although_it_exits_0(tmp_path: Path) -> None:
+    (tmp_path / "tests").mkdir()
+    run = run_in(tmp_path, f"{PY} -m unittest discover -s tests")
+    assert run.counts is not None
+    assert run.counts.describe() == "0/0 tests"
+    assert not run.passed
+    assert run.problem() in ("exit 0 but no test ran", "exit 5")  # Python 3.12 exits 5
+
+
+def test_pytest_through_its_junit_report(tmp_path: Path) -> None:
+    (tmp_path / "test_p.py").write_text(
+        "import pytest\n\n\ndef test_ok():\n    pass\n\n\n@pytest.mark.skip\n"
+        "def test_skip():\n    pass\n\n\ndef test_bad():\n    assert 1 == 2\n")
+    run = run_in(tmp_path, f"{PY} -m pytest -q")
+    assert run.counts is not None
+    assert (run.counts.runner, run.counts.describe()) == ("pytest", "1/2 tests, 1 skipped")
+    assert [(c.name, c.line) for c in run.failed_tests] == [("test_p.py::test_bad", 13)]
+
+
+def test_a_conftest_that_prints_passed_lines_and_exits_nonzero_does_not_pass(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "conftest.py").write_text(
+        "import os\n\n\ndef pytest_sessionfinish(session, exitstatus):\n"
+        "    print('test_p.py::test_ok PASSED')\n    os._exit(3)\n")
+    (tmp_path / "test_p.py").write_text("def test_ok():\n    assert False\n")
+    run = run_in(tmp_path, f"{PY} -m pytest -q")
+    assert not run.passed
+    assert run.problem() == "exit 3: internal error"
+
+
+CARGO_LIB = """\
+pub fn add(a: i32, b: i32) -> i32 { a + b }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn adds() { assert_eq!(add(1, 1), 2); }
+    #[test]
+    fn breaks() { assert_eq!(add(1, 1), 3); }
+    #[test]
+    #[ignore]
+    fn later() {}
+}
+"""
+
+
+def test_cargo_test(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    crate = tmp_path / "tiny"
+    (crate / "src").mkdir(parents=True)
+    (crate / "tests").mkdir()
+    (crate / "Cargo.toml").write_text(
+        '[package]\nname = "tiny"\nversion = "0.1.0"\nedition = "2021"\n')
+    (crate / "src" / "lib.rs").write_text(CARGO_LIB)
+    (crate / "tests" / "it.rs").write_text(
+        "#[test]\nfn outside() { assert_eq!(tiny::add(2, 2), 4); }\n")
+    monkeypatch.setenv("CARGO_TARGET_DIR", str(tmp_path / "target"))
+    monkeypatch.setenv("RUST_BACKTRACE", "0")
+    monkeypatch.setenv("CARGO_HOME", str(tmp_path / "cargo-home"))
+    cargo = shutil.which("cargo")
+    assert cargo is not None, "cargo is part of this project's test environment"
+    rustup_home = Path(cargo).resolve().parents[2] / ".rustup"  # ~/.cargo/bin/cargo
+    if "RUSTUP_HOME" not in os.environ and rustup_home.is_dir():
+        monkeypatch.setenv("RUSTUP_HOME", str(rustup_home))
+    run = run_in(crate, "cargo test --offline --no-fail-fast")
+    assert run.counts is not None
+    assert (run.counts.runner, run.counts.describe()) == ("cargo test", "2/3 tests, 1 skipped")
+    [failure] = run.failed_tests
+    assert (failure.name, failure.file, failure.line) == ("tests::breaks", "src/lib.rs", 9)
+    assert failure.message.splitlines()[1:] == [
+        "assertion `left == right` failed", "left: 2", "right: 3"]
+    assert not run.passed
