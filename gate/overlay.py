@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 from collections.abc import Iterator, Mapping
 
 
@@ -24,14 +25,43 @@ def _write(path: str, content: bytes | None) -> None:
         f.write(content)
 
 
+def _take_out_links(root: str, rel: str, links: dict[str, str]) -> None:
+    """Take out (into `links`) every symlink on the way to `rel`, so that writing it never
+    follows one out of `root`: the head may have made a test file a link to a file elsewhere."""
+    parts = rel.split("/")
+    for i in range(1, len(parts) + 1):
+        sub = "/".join(parts[:i])
+        full = os.path.join(root, sub)
+        if os.path.islink(full):
+            links[sub] = os.readlink(full)
+            os.unlink(full)
+
+
+def _put_back_link(root: str, sub: str, target: str) -> None:
+    full = os.path.join(root, sub)
+    if os.path.isdir(full) and not os.path.islink(full):
+        shutil.rmtree(full)
+    elif os.path.lexists(full):
+        os.unlink(full)
+    os.symlink(target, full)
+
+
 @contextlib.contextmanager
 def overlay(root: str, files: Mapping[str, bytes | None]) -> Iterator[None]:
-    """Write `files` (relative path -> content, None removes it) under `root`; restore on exit."""
-    saved = {rel: _read(os.path.join(root, rel)) for rel in files}
+    """Write `files` (relative path -> content, None removes it) under `root`; restore on exit.
+    Symlinks on the way are replaced for the while, never written through."""
+    links: dict[str, str] = {}
     try:
-        for rel, content in files.items():
-            _write(os.path.join(root, rel), content)
-        yield
+        for rel in files:
+            _take_out_links(root, rel, links)
+        saved = {rel: _read(os.path.join(root, rel)) for rel in files}
+        try:
+            for rel, content in files.items():
+                _write(os.path.join(root, rel), content)
+            yield
+        finally:
+            for rel, content in saved.items():
+                _write(os.path.join(root, rel), content)
     finally:
-        for rel, content in saved.items():
-            _write(os.path.join(root, rel), content)
+        for sub in sorted(links, key=len, reverse=True):
+            _put_back_link(root, sub, links[sub])

@@ -2,7 +2,8 @@
 
 Each command runs in its own session (so its process group can be killed whole, and it
 cannot kill the gate), with a time limit, and its combined output is read as a stream of
-which only the first and last `limit` bytes are kept.
+which only the first and last `limit` bytes are kept. When it ends, every process it started
+is killed: its group, and (through a marker in their environment) those that left the group.
 """
 from __future__ import annotations
 
@@ -16,7 +17,10 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import IO
 
+from gate import reaper
+
 OUTPUT_LIMIT = 1024 * 1024
+WRAPPER = '/bin/sh -c "$1"; exit $?'
 
 
 @dataclasses.dataclass(frozen=True)
@@ -87,9 +91,12 @@ def run_shell(
     timeout: float,
     limit: int = OUTPUT_LIMIT,
 ) -> Completed:
-    """Run `command` through the shell; never raises for the command's own failures."""
-    return run_argv(["/bin/sh", "-c", command], cwd=cwd, env=env, timeout=timeout,
-                    limit=limit, display=command)
+    """Run `command` through the shell; never raises for the command's own failures.
+
+    The outer shell stays as the command's parent (`exit $?` comes after it, so the shell
+    cannot `exec` it away): a test that kills its parent kills that shell, not the gate."""
+    return run_argv(["/bin/sh", "-c", WRAPPER, "gate", command], cwd=cwd, env=env,
+                    timeout=timeout, limit=limit, display=command)
 
 
 def run_argv(
@@ -102,12 +109,13 @@ def run_argv(
     display: str | None = None,
 ) -> Completed:
     shown = display if display is not None else " ".join(argv)
+    marker = reaper.new_marker("CMD")
     start = time.monotonic()
     try:
         proc = subprocess.Popen(
             list(argv),
             cwd=cwd,
-            env=dict(env),
+            env={**env, marker: "1"},
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -124,9 +132,10 @@ def run_argv(
     except subprocess.TimeoutExpired:
         timed_out = True
     finally:
-        # Whatever happened (timeout, Ctrl-C), nothing of the command's group outlives it.
+        # Whatever happened (timeout, Ctrl-C), nothing the command started outlives it.
         _kill_group(proc.pid)
         proc.wait()
+        reaper.kill_marked(marker)
     reader.join(timeout=5)
     if proc.stdout is not None:
         proc.stdout.close()

@@ -2,7 +2,12 @@
 
 A checkout is a `git clone --shared` of the user's repository into a temporary directory:
 it reads the user's objects but has its own refs, index and worktree list, so nothing a
-command does in it can move the user's branches or index.
+command does in it can move the user's branches or index, and nothing is registered in the
+user's repository that a killed run could leave behind.
+
+Each run has its own root (`mkdtemp`: no shared path, no lock). Its commands carry the run's
+marker in their environment; when the run ends every process still marked is killed, and a
+run that was killed outright (SIGKILL) is cleaned up, processes and files, by the next one.
 """
 from __future__ import annotations
 
@@ -13,20 +18,38 @@ import subprocess
 import tempfile
 from collections.abc import Iterator
 
-from gate import git
+from gate import git, reaper, stale
 from gate.environment import no_git_env
 from gate.errors import GateError
 
 TEMP_PREFIX = "gate-"
 
 
+def run_marker(root: str) -> str:
+    """The environment variable that marks every process of the run whose root is `root`."""
+    return "GATE_RUN_" + os.path.basename(root)[len(TEMP_PREFIX):]
+
+
+def _end_run(root: str) -> None:
+    reaper.kill_marked(run_marker(root))
+
+
+def clean_stale(tempdir: str | None = None) -> list[str]:
+    """Remove the roots (and kill the processes) of gate runs that were killed outright."""
+    return stale.clean(tempdir or tempfile.gettempdir(), TEMP_PREFIX, _end_run)
+
+
 @contextlib.contextmanager
 def temporary_root() -> Iterator[str]:
-    """A private temporary directory for one gate run, removed on exit (also on Ctrl-C)."""
+    """A private temporary directory for one gate run, removed on exit (also on Ctrl-C),
+    with every process marked with `run_marker(root)` killed first."""
+    clean_stale()
     root = tempfile.mkdtemp(prefix=TEMP_PREFIX)
     try:
+        stale.claim(root)
         yield root
     finally:
+        _end_run(root)
         shutil.rmtree(root, ignore_errors=True)
 
 

@@ -81,3 +81,72 @@ def test_with_venv_puts_the_fresh_env_first_and_drops_other_venvs(tmp_path: Path
     env = with_venv({"PATH": f"{other / 'bin'}:/usr/bin"}, str(tmp_path / "fresh"))
     assert env["PATH"] == f"{tmp_path / 'fresh' / 'bin'}:/usr/bin"
     assert env["VIRTUAL_ENV"] == str(tmp_path / "fresh")
+
+
+DAEMON = """\
+import os, sys, time
+if os.fork():
+    sys.exit(0)
+os.setsid()
+if os.fork():
+    sys.exit(0)
+if sys.argv[2] == 'detach':  # as a real daemon does: its output no longer goes to the pipe
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+with open(sys.argv[1] + '.tmp', 'w') as f:
+    f.write(str(os.getpid()))
+os.rename(sys.argv[1] + '.tmp', sys.argv[1])
+time.sleep(30)
+"""
+
+
+def running(pid: int) -> bool:
+    """Alive and not a zombie (a zombie waits for a parent that is not the test's)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except FileNotFoundError:
+        return False
+
+
+def start_daemon_command(tmp_path: Path, stdio: str = "detach") -> tuple[str, Path]:
+    """A shell command that starts a daemon in a new session, waits until it is up, and exits."""
+    script = tmp_path / "daemon.py"
+    script.write_text(DAEMON)
+    pidfile = tmp_path / "daemon.pid"
+    return (f"{sys.executable} {script} {pidfile} {stdio}; "
+            f"while [ ! -e {pidfile} ]; do sleep 0.01; done", pidfile)
+
+
+def test_a_daemon_that_left_the_session_is_killed_when_its_command_ends(tmp_path: Path) -> None:
+    command, pidfile = start_daemon_command(tmp_path)
+    start = time.monotonic()
+    done = process.run_shell(command, cwd=str(tmp_path), env=dict(os.environ), timeout=20)
+    assert done.returncode == 0
+    assert time.monotonic() - start < 4
+    daemon = int(pidfile.read_text())
+    deadline = time.monotonic() + 5
+    while running(daemon) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not running(daemon)
+
+
+def test_a_daemon_holding_the_output_pipe_does_not_hold_the_gate(tmp_path: Path) -> None:
+    """The daemon keeps stdout open; the reader would wait for it without the reaper."""
+    command, pidfile = start_daemon_command(tmp_path, stdio="keep")
+    start = time.monotonic()
+    done = process.run_shell(command + "; echo done", cwd=str(tmp_path),
+                             env=dict(os.environ), timeout=20)
+    assert done.output == "done\n"
+    assert time.monotonic() - start < 4
+    assert not running(int(pidfile.read_text()))
+
+
+def test_a_command_that_kills_its_parent_kills_a_shell_not_the_gate(tmp_path: Path) -> None:
+    """`exec` (or a shell that execs the last command, as bash does) would make the command a
+    child of the gate; the wrapper shell stays in between. Without it, this kills pytest."""
+    command = f"exec {sys.executable} -c 'import os; os.kill(os.getppid(), 9)'"
+    done = process.run_shell(command, cwd=str(tmp_path), env=dict(os.environ), timeout=10)
+    assert done.returncode == -9
+    assert done.command == command
