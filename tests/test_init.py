@@ -1,0 +1,210 @@
+"""`gate init`: config, workflow and pre-commit hooks added to real repositories, the user's
+files kept line for line, idempotent, and `--dry-run` writes nothing."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from gitrepo import Repo
+
+from gate import cli, config, toml
+
+BIN = Path(sys.executable).parent
+PYPROJECT = """\
+# the project
+[project]
+name = 'calc'   # odd quoting kept
+version = "0.1.0"
+
+[tool.mypy]
+strict = true
+"""
+CONFIG = """\
+# hooks of the project
+default_stages: [pre-commit]   # keep me
+x-common: &common
+    stages: ['pre-commit']
+repos:
+-   repo: https://github.com/pre-commit/pre-commit-hooks
+    rev: "v4.6.0"  # pinned
+    hooks:
+    -   id: trailing-whitespace
+        <<: *common
+    -   id: 'end-of-file-fixer'
+        args: ["--fix", 'lf']
+
+-   repo: local
+    hooks:
+    -   id: mine
+        name: "mine: a long name, longer than eighty characters, which must not be folded at all"
+        entry: ./x
+        language: system
+# the end
+"""
+CI = "# CI\non: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - run: 'true'\n"
+ADDED_TOML = """
+[tool.gate]
+test = "python -m pytest"
+
+[[tool.gate.checks]]
+name = "mypy"
+run = "python -m mypy"
+"""
+ADDED_HOOKS = """\
+-   repo: https://github.com/OWNER/gate
+    rev: v0.1.0
+    hooks:
+    -   id: gate-scan
+    -   id: gate
+default_install_hook_types: [pre-commit, pre-push]
+"""
+
+
+def _repo(tmp_path: Path, files: dict[str, str | None]) -> Repo:
+    repo = Repo(tmp_path / "repo")
+    repo.commit(files)
+    return repo
+
+
+def _init(repo: Repo, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = cli.main(["init", "--repo", str(repo.path), *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _files(repo: Repo) -> dict[str, bytes]:
+    return {str(p.relative_to(repo.path)): p.read_bytes() for p in repo.path.rglob("*")
+            if p.is_file() and ".git" not in p.relative_to(repo.path).parts}
+
+
+def _run(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(argv, cwd=cwd, capture_output=True, text=True,
+                          env={**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"})
+
+
+def test_init_adds_config_workflow_and_hooks_keeping_every_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = _repo(tmp_path, {"pyproject.toml": PYPROJECT, ".pre-commit-config.yaml": CONFIG,
+                            ".github/workflows/ci.yml": CI})
+    code, out, _ = _init(repo, capsys)
+    assert (code, out) == (0, "gate init: updated pyproject.toml\n"
+                              "gate init: wrote .github/workflows/gate.yml\n"
+                              "gate init: updated .pre-commit-config.yaml\n"
+                              "gate init: now run `pre-commit install` (both hooks), and "
+                              "commit these files\n")
+    assert (repo.path / "pyproject.toml").read_text() == PYPROJECT + ADDED_TOML
+    assert (repo.path / ".pre-commit-config.yaml").read_text() == CONFIG + ADDED_HOOKS
+    assert (repo.path / ".github/workflows/ci.yml").read_text() == CI
+    cfg = config.parse(toml.loads((repo.path / "pyproject.toml").read_text())["tool"]["gate"],
+                       "pyproject.toml")
+    assert (cfg.test, [(c.name, c.run, c.required) for c in cfg.checks]) == (
+        "python -m pytest", [("mypy", "python -m mypy", True)])
+    checked = _run("pre-commit", "validate-config", ".pre-commit-config.yaml", cwd=repo.path)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    schema = _run("check-jsonschema", "--builtin-schema", "vendor.github-workflows",
+                  ".github/workflows/gate.yml", cwd=repo.path)
+    assert schema.returncode == 0, schema.stdout + schema.stderr
+
+
+def test_a_second_run_changes_nothing(tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    repo = _repo(tmp_path, {"pyproject.toml": PYPROJECT, ".pre-commit-config.yaml": CONFIG})
+    _init(repo, capsys)
+    before = _files(repo)
+    assert _init(repo, capsys) == (0, "gate init: nothing to change\n", "")
+    assert _init(repo, capsys, "--dry-run") == (0, "", "")
+    assert _files(repo) == before
+
+
+def test_dry_run_prints_the_diff_and_writes_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    files: dict[str, str | None] = {"pyproject.toml": PYPROJECT,
+                                    ".pre-commit-config.yaml": CONFIG}
+    repo = _repo(tmp_path, files)
+    before = _files(repo)
+    code, diff, _ = _init(repo, capsys, "--dry-run")
+    assert code == 0
+    assert _files(repo) == before
+    assert diff.startswith("--- a/pyproject.toml\n+++ b/pyproject.toml\n")
+    assert "--- /dev/null\n+++ b/.github/workflows/gate.yml\n" in diff
+    # The printed diff is exactly what a real run applies.
+    other = Repo(tmp_path / "other")
+    other.commit(files)
+    (tmp_path / "init.diff").write_text(diff)
+    other.git("apply", str(tmp_path / "init.diff"))
+    _init(repo, capsys)
+    assert _files(other) == _files(repo)
+
+
+def test_an_existing_gate_entry_gets_the_missing_hook_and_keeps_its_rev(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config_text = ("repos:  # ours\n  - repo: https://github.com/OWNER/gate.git\n"
+                   "    rev: v0.0.9\n    hooks:\n      - id: gate-scan\n"
+                   "default_install_hook_types:\n  - pre-commit\n")
+    repo = _repo(tmp_path, {".pre-commit-config.yaml": config_text})
+    _init(repo, capsys)
+    assert (repo.path / ".pre-commit-config.yaml").read_text() == (
+        "repos:  # ours\n  - repo: https://github.com/OWNER/gate.git\n"
+        "    rev: v0.0.9\n    hooks:\n      - id: gate-scan\n      - id: gate\n"
+        "default_install_hook_types:\n  - pre-commit\n  - pre-push\n")
+
+
+def test_a_hand_edited_workflow_is_kept_without_force(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    mine = "# mine\non: pull_request\njobs: {}\n"
+    repo = _repo(tmp_path, {".github/workflows/gate.yml": mine})
+    code, out, err = _init(repo, capsys)
+    assert (code, out) == (2, "")
+    assert err == (
+        "gate: error: .github/workflows/gate.yml exists and differs from the workflow gate "
+        "init writes (edited by hand?): it was left as it is. Pass --force to replace it, or "
+        "see `gate init --dry-run --force` for the difference\n")
+    assert not (repo.path / ".pre-commit-config.yaml").exists()
+    assert (repo.path / ".github/workflows/gate.yml").read_text() == mine
+    code, out, _ = _init(repo, capsys, "--force")
+    assert code == 0
+    assert "gate init: updated .github/workflows/gate.yml\n" in out
+    assert "uses: OWNER/gate@v0.1.0" in (repo.path / ".github/workflows/gate.yml").read_text()
+
+
+def test_without_pyproject_the_config_goes_to_gate_toml(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    package = '{"scripts": {"test": "node --test", "lint": "eslint ."}}\n'
+    repo = _repo(tmp_path, {"package.json": package, "package-lock.json": "{}\n"})
+    _init(repo, capsys)
+    assert (repo.path / ".gate.toml").read_text() == (
+        'test = "npm test"\n\n'
+        '[[checks]]\nname = "lint"\nrun = "npm run lint"\nrequired = false\n')
+
+
+def test_crlf_pyproject_keeps_its_bytes_and_line_endings(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = _repo(tmp_path, {})
+    original = b'[project]\r\nname = "calc"\r\n'
+    (repo.path / "pyproject.toml").write_bytes(original)
+    _init(repo, capsys)
+    assert (repo.path / "pyproject.toml").read_bytes() == original + (
+        b'\r\n[tool.gate]\r\ntest = "python -m pytest"\r\n')
+
+
+def test_invalid_pyproject_is_an_error_that_says_what_to_do(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = _repo(tmp_path, {"pyproject.toml": "[project\n"})
+    code, _, err = _init(repo, capsys)
+    assert code == 2
+    assert err.startswith("gate: error: pyproject.toml is not valid TOML (")
+    assert err.endswith("): fix it, then run gate init again\n")
+
+
+def test_the_readme_shows_the_config_gate_init_writes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = _repo(tmp_path, {})
+    _init(repo, capsys)
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    section = readme.split("\n## pre-commit\n", 1)[1].split("\nthen `pre-commit install`")[0]
+    snippet = [row[4:].split("#")[0].rstrip() for row in section.splitlines()
+               if row.startswith("    ")]
+    assert "\n".join(snippet) + "\n" == (repo.path / ".pre-commit-config.yaml").read_text()
