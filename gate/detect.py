@@ -5,11 +5,8 @@ import glob
 import json
 import os
 import shlex
-import shutil
 
-from gate import toml
-
-PIP = "python -m pip install --disable-pip-version-check"
+from gate import installer, toml
 
 
 def _exists(root: str, *names: str) -> bool:
@@ -45,10 +42,12 @@ def _dependency_group(data: dict[str, object], name: str) -> list[str] | None:
 
 
 def _python_install(root: str) -> str:
-    if _exists(root, "uv.lock") and shutil.which("uv"):
-        return 'UV_PROJECT_ENVIRONMENT="$VIRTUAL_ENV" uv sync --locked'
+    uv = installer.find_uv()
+    if _exists(root, "uv.lock") and uv:
+        return f'UV_PROJECT_ENVIRONMENT="$VIRTUAL_ENV" {shlex.quote(uv)} sync --locked'
     if _exists(root, "poetry.lock"):
         return "poetry install --no-interaction"
+    pip = installer.pip_install()
     requirements = sorted(os.path.basename(p)
                           for p in glob.glob(os.path.join(root, "requirements*.txt")))
     if _exists(root, "pyproject.toml", "setup.py"):
@@ -56,13 +55,13 @@ def _python_install(root: str) -> str:
         project = data.get("project")
         extras = project.get("optional-dependencies", {}) if isinstance(project, dict) else {}
         if isinstance(extras, dict) and "test" in extras:
-            return f"{PIP} -e '.[test]'"
+            return f"{pip} -e '.[test]'"
         group = _dependency_group(data, "test")
         if group is not None:
-            return " ".join([PIP, "-e", ".", *(shlex.quote(r) for r in group)])
+            return " ".join([pip, "-e", ".", *(shlex.quote(r) for r in group)])
         reqs = "".join(f" -r {shlex.quote(r)}" for r in requirements)
-        return f"{PIP} -e .{reqs} pytest"
-    return PIP + "".join(f" -r {shlex.quote(r)}" for r in requirements) + " pytest"
+        return f"{pip} -e .{reqs} pytest"
+    return pip + "".join(f" -r {shlex.quote(r)}" for r in requirements) + " pytest"
 
 
 def install_command(root: str) -> str | None:

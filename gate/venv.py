@@ -6,6 +6,7 @@ import shutil
 import subprocess
 import sys
 
+from gate import installer
 from gate.environment import no_git_env
 from gate.errors import GateError
 
@@ -18,8 +19,11 @@ def base_python() -> str:
 def create(path: str, python: str | None = None) -> str:
     """Create a virtual environment at `path` (no system site-packages); return its path."""
     interpreter = python or base_python()
+    uv = installer.find_uv()
+    argv = ([uv, "venv", "--quiet", "--seed", "--python", interpreter, path] if uv
+            else [interpreter, "-m", "venv", path])
     proc = subprocess.run(
-        [interpreter, "-m", "venv", path],
+        argv,
         env=no_git_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
         stdin=subprocess.DEVNULL,
     )

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from gate import detect
+from gate import detect, installer
 
-PIP = detect.PIP
+PIP = installer.pip_install()
 
 
 def write(root: Path, files: dict[str, str]) -> str:

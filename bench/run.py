@@ -1,0 +1,190 @@
+"""gate's benchmarks: each figure is a ratio of two things measured in the same run."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import fixtures
+import hook_latency
+import scan
+
+HERE = Path(__file__).resolve().parent
+PYTHON = sys.executable
+TWENTY = ("requests", "flask", "click", "attrs", "rich", "python-dateutil", "pyyaml", "tomli")
+
+
+def timed(argv: list[str], cwd: Path | None = None, env: dict[str, str] | None = None) -> float:
+    start = time.perf_counter()
+    subprocess.run(argv, cwd=cwd, env=env, check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def gate(repo: Path, *args: str, env: dict[str, str]) -> tuple[float, dict[str, Any]]:
+    report = repo.parent / f"report-{time.monotonic_ns()}.json"
+    start = time.perf_counter()
+    subprocess.run([PYTHON, "-m", "gate", "run", "--repo", str(repo), "--base", "main",
+                    "--head", "change", "--format", "json", "--report", str(report), *args],
+                   env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start, json.loads(report.read_text())
+
+
+def bare(repo: Path, head: str, runs: int, env: dict[str, str]) -> float:
+    """The gate's work as plain commands: a checkout, a venv, the install, N suite runs and
+    the base-tests rerun of the one changed test file."""
+    with tempfile.TemporaryDirectory() as tmp:
+        d, v = Path(tmp, "checkout"), Path(tmp, "venv")
+        start = time.perf_counter()
+        subprocess.run(["git", "clone", "-q", "--shared", "--no-checkout", str(repo), str(d)],
+                       check=True)
+        subprocess.run(["git", "-C", str(d), "checkout", "-q", "--detach", head], check=True)
+        subprocess.run([PYTHON, "-m", "venv", str(v)], check=True)
+        py = str(v / "bin" / "python")
+        timed([py, "-m", "pip", "install", "-q", "-e", ".[test]"], cwd=d, env=env)
+        for _ in range(runs):
+            timed([py, "-m", "pytest", "-q"], cwd=d, env=env)
+        base_file = fixtures.git(repo, "show", "main:tests/test_000.py")
+        (d / "tests" / "test_000.py").write_text(base_file)
+        timed([py, "-m", "pytest", "-q", "tests/test_000.py"], cwd=d, env=env)
+        return time.perf_counter() - start
+
+
+def overhead(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
+    suite = 0.3 if quick else 2.0
+    repo = work / "overhead"
+    _, head = fixtures.python_project(repo, files=10, suite_seconds=suite)
+    tries = 1 if quick else 2
+    gate_times, bare_times = [], []
+    for _ in range(tries):  # interleaved, best of each: the machine is noisy
+        gate_times.append(gate(repo, env=env)[0])
+        bare_times.append(bare(repo, head, 3, env))
+    g, b = min(gate_times), min(bare_times)
+    return {"suite_s": suite, "gate_s": round(g, 2), "bare_s": round(b, 2),
+            "ratio": round(g / b, 3), "gate_own_s": round(g - b, 2)}
+
+
+def scoped_base_tests(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
+    repo = work / "scoped"
+    fixtures.python_project(repo, files=50, suite_seconds=0.5 if quick else 2.0)
+    _, report = gate(repo, "--runs", "1", env=env)
+    checks = {c["id"]: c for c in report["checks"]}
+    suite_s, base_s = checks["suite"]["duration_s"], checks["base-tests"]["duration_s"]
+    return {"test_files": 50, "changed": 1, "suite_run_s": suite_s, "base_tests_s": base_s,
+            "ratio": round(base_s / suite_s, 3), "summary": checks["base-tests"]["summary"]}
+
+
+def environment_creation(work: Path, quick: bool) -> dict[str, Any]:
+    packages = TWENTY[:2] if quick else TWENTY
+    wheels = fixtures.wheelhouse(work / "wheels20", packages)
+    count = len(list(wheels.glob("*.whl")))
+    reqs = work / "requirements.txt"
+    reqs.write_text("\n".join(packages) + "\n")
+    offline = ["--no-index", "--find-links", str(wheels), "-r", str(reqs)]
+    pip_s = timed([PYTHON, "-m", "venv", str(work / "venv-pip")]) + timed(
+        [str(work / "venv-pip" / "bin" / "python"), "-m", "pip", "install", "-q",
+         "--disable-pip-version-check", "--no-cache-dir", *offline])
+    result: dict[str, Any] = {"wheels": count, "venv_pip_s": round(pip_s, 2)}
+    uv = shutil.which("uv") or str(Path(PYTHON).parent / "uv")
+    if not os.path.exists(uv):
+        subprocess.run([PYTHON, "-m", "pip", "install", "-q", "uv"], check=True)
+    cold = {**os.environ, "UV_CACHE_DIR": str(work / "uv-cache")}
+    uv_s = timed([uv, "venv", "-q", str(work / "venv-uv")], env=cold) + timed(
+        [uv, "pip", "install", "-q", "--python", str(work / "venv-uv" / "bin" / "python"),
+         *offline], env=cold)
+    result.update(uv_s=round(uv_s, 2), ratio_uv_to_pip=round(uv_s / pip_s, 3))
+    return result
+
+
+def memory(work: Path, quick: bool) -> dict[str, Any]:
+    size = 100_000_000 if quick else 1_000_000_000
+    repo = work / "flood"
+    repo.mkdir()
+    fixtures.git(repo, "init", "-q", "-b", "main")
+    fixtures.commit(repo, {"README.md": "flood\n"}, "base")
+    fixtures.git(repo, "checkout", "-q", "-b", "change")
+    fixtures.commit(repo, {"README.md": "flood!\n"}, "head")
+    flood = f"head -c {size} /dev/zero | tr '\\0' x"
+    code = ("import resource, subprocess, sys\n"
+            f"subprocess.run([sys.executable, '-m', 'gate', 'run', '--repo', {str(repo)!r},"
+            " '--base', 'main', '--head', 'change', '--install', 'true', '--runs', '1',"
+            f" '--test', {flood!r}, '--format', 'json'], stdout=subprocess.DEVNULL,"
+            " stderr=subprocess.DEVNULL)\n"
+            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+    start = time.perf_counter()
+    out = subprocess.run([PYTHON, "-c", code], check=True, capture_output=True, text=True)
+    return {"printed_bytes": size, "peak_rss_mb": round(int(out.stdout) / 1024, 1),
+            "seconds": round(time.perf_counter() - start, 2)}
+
+
+def scan_throughput(work: Path, quick: bool) -> dict[str, Any]:
+    """`gate scan` of synthetic diffs against `git diff` of the same refs (bench/scan.py)."""
+    rows = {}
+    for lines in (10_000,) if quick else (10_000, 100_000, 1_000_000):
+        files, scan_s, diff_s, findings = scan.measure(work / f"scan-{lines}", lines, False)
+        rows[str(lines)] = {"files": files, "findings": findings, "scan_s": round(scan_s, 3),
+                            "git_diff_s": round(diff_s, 3), "ratio": round(scan_s / diff_s, 1),
+                            "us_per_line": round(scan_s / lines * 1e6, 1)}
+    return rows
+
+
+def latency(work: Path) -> dict[str, Any]:
+    """The pre-commit hook on a typical commit (bench/hook_latency.py's repository), against
+    Python's own start-up and the import of the command line."""
+    repo = hook_latency.build(work / "latency")
+    hook = [str(Path(PYTHON).parent / "gate"), "hook", "pre-commit"]
+    timed_any(hook, cwd=repo)  # warm the file cache
+    hook_s = min(timed_any(hook, cwd=repo) for _ in range(5))
+    python_s = min(timed([PYTHON, "-c", "pass"]) for _ in range(5))
+    import_s = min(timed([PYTHON, "-c", "import gate.cli"]) for _ in range(5))
+    return {"hook_pre_commit_s": round(hook_s, 3), "python_startup_s": round(python_s, 3),
+            "import_gate_cli_s": round(import_s, 3),
+            "startup_share": round(import_s / hook_s, 3)}
+
+
+def timed_any(argv: list[str], cwd: Path | None = None) -> float:
+    start = time.perf_counter()
+    subprocess.run(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="small sizes: a smoke test")
+    args = parser.parse_args()
+    results: dict[str, Any] = {
+        "machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
+                    "platform": platform.platform()},
+        "quick": args.quick,
+    }
+    with tempfile.TemporaryDirectory(prefix="gate-bench-") as tmp:
+        work = Path(tmp)
+        wheels = fixtures.wheelhouse(work / "wheels", ("pytest", "setuptools", "wheel"))
+        env = {**os.environ, "PIP_FIND_LINKS": str(wheels), "PIP_NO_INDEX": "1",
+               "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+        steps = [
+            ("overhead", lambda: overhead(work, env, args.quick)),
+            ("scoped_base_tests", lambda: scoped_base_tests(work, env, args.quick)),
+            ("environment_creation", lambda: environment_creation(work, args.quick)),
+            ("memory", lambda: memory(work, args.quick)),
+            ("scan_throughput", lambda: scan_throughput(work, args.quick)),
+            ("latency", lambda: latency(work)),
+        ]
+        for name, step in steps:
+            results[name] = step()
+            print(f"{name:22} {json.dumps(results[name])}", flush=True)
+    (HERE / "results.json").write_text(json.dumps(results, indent=2) + "\n")
+    print(f"written: {HERE / 'results.json'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
