@@ -2,20 +2,23 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import os
 import signal
 import sys
 import traceback
 from collections.abc import Sequence
 from types import FrameType
 
-from gate import __version__, runner
+from gate import __version__, hook, init, propose, runner, shallow, workspace
 from gate.checks import registry
 from gate.errors import GateError
 from gate.models import Report
-from gate.report import json_report, text
+from gate.report import github, json_report, sarif, text
 from gate.verdict import EXIT_CANNOT_JUDGE, EXIT_CODES
 
-FORMATS = {"text": text.render, "json": json_report.render}
+FORMATS = {"text": text.render, "json": json_report.render, "github": github.render,
+           "sarif": sarif.render}
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
@@ -27,6 +30,8 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--report", metavar="FILE", help="also write the JSON report to FILE")
     parser.add_argument("--strict", action="store_true", default=None,
                         help="treat needs-review as fail")
+    parser.add_argument("--config", metavar="FILE",
+                        help="a TOML file with the keys of .gate.toml, read from the base ref")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -43,8 +48,36 @@ def _parser() -> argparse.ArgumentParser:
                      help="time limit per command (default 900)")
     scan = sub.add_parser("scan", help="the diff checks only: no install, no test run")
     _add_common(scan)
+    scan.add_argument("--staged", action="store_true",
+                      help="judge the index (what `git commit` would record) instead of --head")
+    hooks = sub.add_parser("hook", help="what the pre-commit hooks run: the staged change "
+                           "(pre-commit), or what is being pushed (pre-push)")
+    hooks.add_argument("stage", choices=("pre-commit", "pre-push"))
+    hooks.add_argument("remote", nargs="?", help="pre-push: the remote git names (then the "
+                       "pushed refs are read from stdin)")
+    hooks.add_argument("url", nargs="?", help="pre-push: the remote's URL (unused)")
+    setup = sub.add_parser("init", help="propose [tool.gate], a workflow and pre-commit hooks")
+    setup.add_argument("--repo", default=".", help="the repository (default: current dir)")
+    setup.add_argument("--dry-run", action="store_true",
+                       help="print the diff it would apply and write nothing")
+    setup.add_argument("--force", action="store_true",
+                       help="replace a gate workflow that differs from the one it writes")
+    checks = sub.add_parser("checks", help="the user checks: --propose prints a config "
+                            "proposed from package.json, pyproject, Cargo.toml, go.mod, Makefile")
+    checks.add_argument("--repo", default=".", help="the repository (default: current dir)")
+    checks.add_argument("--propose", action="store_true", required=True,
+                        help="print a proposed [tool.gate] with its [[tool.gate.checks]]")
     explain = sub.add_parser("explain", help="what a check means and how to resolve it")
     explain.add_argument("check_id", metavar="CHECK-ID", choices=registry.ORDER)
+    pub = sub.add_parser("publish", help="post a JSON report to GitHub: annotations, job "
+                         "summary, check run, comment, label (settings from GATE_*/GITHUB_*)")
+    pub.add_argument("--report", metavar="FILE", help="the JSON report of `gate run --report`")
+    pub.add_argument("--pr", type=int, metavar="N", help="the pull request (default: the event's)")
+    pub.add_argument("--start", action="store_true",
+                     help="only create the check run, in progress, on the event's head SHA")
+    pub.add_argument("--choose-mode", action="store_true",
+                     help="for mode auto: print `checks` if another check appears on the "
+                          "head within the stabilization window, else `local`")
     return parser
 
 
@@ -60,20 +93,62 @@ def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
     raise SystemExit(128 + signum)
 
 
+def _publish(args: argparse.Namespace) -> int:
+    # PyGithub takes a third of a second to import: only `gate publish` pays for it, not the
+    # pre-commit hook (`gate hook pre-commit` must feel instant).
+    from gate import publish
+    from gate.github import modes
+    from gate.github import settings as github_settings
+
+    env = dict(os.environ)
+    if args.pr is not None:
+        env["GATE_PR"] = str(args.pr)
+    settings = github_settings.from_env(env)
+    if args.start:
+        return publish.start(settings)
+    if args.choose_mode:
+        mode = modes.choose_mode(settings)
+        print(mode)
+        if settings.output:
+            with open(settings.output, "a", encoding="utf-8") as f:
+                f.write(f"mode={mode}\n")
+        return 0
+    if not args.report:
+        raise GateError("gate publish needs --report FILE (the JSON of `gate run --report`)")
+    return publish.publish(publish.load_report(args.report), settings, args.report)
+
+
 def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "explain":
         print(f"{args.check_id}: {registry.title(args.check_id)}\n")
         print(registry.explanation(args.check_id))
         return 0
-    options = runner.Options(base=args.base, head=args.head, repo=args.repo, strict=args.strict)
+    if args.command == "publish":
+        return _publish(args)
+    if args.command == "hook":
+        return hook.main(args.stage, args.remote)
+    if args.command == "init":
+        return init.main(args.repo, dry_run=args.dry_run, force=args.force)
+    if args.command == "checks":
+        sys.stdout.write(propose.render(*propose.propose(workspace.resolve_repo(args.repo))))
+        return 0
+    fetched = shallow.ensure_history(workspace.resolve_repo(args.repo), args.base, args.head)
+    if fetched:
+        print(f"gate: {fetched}", file=sys.stderr)
+    options = runner.Options(base=args.base, head=args.head, repo=args.repo, strict=args.strict,
+                             config=args.config)
     progress = text.TextProgress() if args.format == "text" else runner.Progress()
     if args.command == "scan":
+        if args.staged and args.head != "HEAD":
+            raise GateError("--staged judges the index against HEAD: drop --head")
+        options = dataclasses.replace(options, staged=args.staged)
         return _emit(runner.scan(options, progress), args.format, args.report)
     if args.runs is not None and args.runs < 1:
         raise GateError("--runs must be at least 1")
     options = runner.Options(
         base=args.base, head=args.head, repo=args.repo, strict=args.strict,
-        install=args.install, test=args.test, runs=args.runs, timeout=args.timeout)
+        install=args.install, test=args.test, runs=args.runs, timeout=args.timeout,
+        config=args.config)
     return _emit(runner.run(options, progress), args.format, args.report)
 
 

@@ -8,12 +8,24 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from gate import (
+    allow,
+    baseline,
+    count_drop,
+    detect,
+    diff,
+    git,
+    installer,
+    network,
+    redact,
+    venv,
+    workspace,
+)
 from gate import config as gate_config
-from gate import detect, diff, git, venv, workspace
-from gate.checks import base_tests, install, registry, suite
+from gate.checks import base_tests, install, registry, suite, tests_removed, user
 from gate.context import DiffContext, Workspace
 from gate.environment import clean_env, with_venv
-from gate.models import CheckResult, Report
+from gate.models import CheckResult, Finding, Report
 from gate.verdict import decide
 
 
@@ -27,6 +39,8 @@ class Options:
     runs: int | None = None
     timeout: float | None = None
     strict: bool | None = None
+    config: str | None = None  # a TOML file with the keys of .gate.toml, read from the base
+    staged: bool = False  # judge the index against HEAD instead of --head (`gate scan --staged`)
 
 
 class Progress:
@@ -52,22 +66,27 @@ def prepare(options: Options) -> Change:
     """Resolve the refs, read the config from the base, parse the diff once."""
     repo = workspace.resolve_repo(options.repo)
     base = git.resolve_commit(repo, options.base)
-    head = git.resolve_commit(repo, options.head)
+    head = git.resolve_commit(repo, "HEAD" if options.staged else options.head)
     fork = git.merge_base(repo, base, head)
-    cfg = gate_config.load(repo, base)
+    cfg = gate_config.load(repo, base, options.config)
     overrides: dict[str, Any] = {
         "install": options.install, "test": options.test, "runs": options.runs,
         "timeout": options.timeout, "strict": options.strict,
     }
     cfg = dataclasses.replace(cfg, **{k: v for k, v in overrides.items() if v is not None})
+    user.validate(cfg.checks, registry.ORDER, cfg.source)
+    if options.staged:  # the index is the head; the report names it "index"
+        files = diff.staged_files(repo, fork)
+        return Change(repo, base, "index", cfg, DiffContext(repo, fork, git.INDEX, cfg, files))
     files = diff.changed_files(repo, fork, head)
     return Change(repo, base, head, cfg, DiffContext(repo, fork, head, cfg, files))
 
 
-def _timed(check_id: str, progress: Progress, fn: Callable[[], CheckResult]) -> CheckResult:
-    progress.started(check_id, registry.title(check_id))
+def _timed(check_id: str, progress: Progress, fn: Callable[[], CheckResult],
+           title: str | None = None) -> CheckResult:
+    progress.started(check_id, title or registry.title(check_id))
     start = time.monotonic()
-    result = fn()
+    result = redact.check(fn())  # nothing a command printed is shown before this
     if not result.duration_s:
         result = dataclasses.replace(result, duration_s=time.monotonic() - start)
     progress.finished(result)
@@ -78,40 +97,79 @@ def _skipped(check_id: str, why: str, required: bool = True) -> CheckResult:
     return CheckResult(check_id, registry.title(check_id), "skipped", required, why)
 
 
+def _diff_check(change: Change, check_id: str, fn: Callable[[DiffContext], CheckResult],
+                ) -> CheckResult:
+    return allow.apply(change.diff, check_id, fn(change.diff))
+
+
 def _diff_checks(change: Change, progress: Progress) -> dict[str, CheckResult]:
     return {
-        check_id: _timed(check_id, progress, functools.partial(fn, change.diff))
+        check_id: _timed(check_id, progress, functools.partial(_diff_check, change, check_id, fn))
         for check_id, fn in registry.DIFF.items()
     }
 
 
-def _fresh_workspace(root: str, checkout: str, timeout: float) -> Workspace:
+def _fresh_workspace(root: str, checkout: str, timeout: float,
+                     test_prefix: tuple[str, ...] = ()) -> Workspace:
     """The clean environment, with a new virtual environment for a Python project."""
     scratch = os.path.join(root, "scratch")
     os.mkdir(scratch)
-    env = clean_env()
+    env = {**clean_env(), workspace.run_marker(root): "1"}  # killed when the run ends
     if detect.is_python(checkout):
-        env = with_venv(env, venv.create(os.path.join(root, "venv")))
-    return Workspace(checkout, scratch, env, timeout)
+        env = with_venv(installer.uv_settings(env), venv.create(os.path.join(root, "venv")))
+    return Workspace(checkout, scratch, env, timeout, test_prefix)
+
+
+def _user_checks(change: Change, ws: Workspace, progress: Progress,
+                 results: dict[str, CheckResult]) -> None:
+    for check in change.config.checks:
+        results[check.name] = _timed(check.name, progress, functools.partial(user.run, ws, check),
+                                     title=user.title(check))
+
+
+def _baseline(change: Change, ws: Workspace, results: dict[str, CheckResult]) -> None:
+    """The required checks that failed on the head, run on the base and classified."""
+    cfg = change.config
+    failing = {k: r for k, r in results.items() if baseline.needed(r)}
+    if failing:
+        prefix = ws.test_prefix
+        classified = baseline.run(
+            change.repo, change.diff.base, failing,
+            lambda checkout: cfg.install or detect.install_command(checkout),
+            cfg.test or detect.test_command(ws.checkout), cfg.checks,
+            lambda root, checkout: _fresh_workspace(root, checkout, cfg.timeout, prefix))
+        results.update({k: redact.check(r) for k, r in classified.items()})
+
+
+def _count_drop(change: Change, ws: Workspace, root: str, command: str) -> list[Finding]:
+    """Tests collected at base that the head no longer collects (pytest only)."""
+    if not detect.is_python(ws.checkout) or "pytest" not in command:
+        return []
+    base = workspace.checkout(change.repo, change.diff.base, os.path.join(root, "base"))
+    sets = count_drop.head_and_base(ws.checkout, base, ws.env, ws.timeout)
+    return count_drop.findings(change.diff, *sets) if sets else []
 
 
 def _runtime_checks(change: Change, progress: Progress) -> dict[str, CheckResult]:
     cfg = change.config
     results: dict[str, CheckResult] = {}
+    prefix = network.offline_prefix() if cfg.network == "off" else ()
     with workspace.temporary_root() as root:
         checkout = workspace.checkout(change.repo, change.head, os.path.join(root, "checkout"))
         install_cmd = cfg.install or detect.install_command(checkout)
         test_cmd = cfg.test or detect.test_command(checkout)
         progress.started(install.ID, install.TITLE)
         start = time.monotonic()  # the fresh environment is part of the install's cost
-        ws = _fresh_workspace(root, checkout, cfg.timeout)
-        installed = install.run(ws, install_cmd)
+        ws = _fresh_workspace(root, checkout, cfg.timeout, prefix)
+        installed = redact.check(install.run(ws, install_cmd))
         results[install.ID] = dataclasses.replace(installed, duration_s=time.monotonic() - start)
         progress.finished(results[install.ID])
         if installed.status != "passed":
             why = "skipped: the install did not succeed"
             results[suite.ID] = _skipped(suite.ID, why)
             results[base_tests.ID] = _skipped(base_tests.ID, why, required=False)
+            results.update({c.name: user.skipped(c, why) for c in cfg.checks})
+            _baseline(change, ws, results)
             return results
         if test_cmd is None:
             results[suite.ID] = CheckResult(
@@ -119,18 +177,35 @@ def _runtime_checks(change: Change, progress: Progress) -> dict[str, CheckResult
                 "no test command found: pass --test CMD or set `test` in [tool.gate]")
             results[base_tests.ID] = _skipped(base_tests.ID, "skipped: no test command",
                                               required=False)
+            _user_checks(change, ws, progress, results)
+            _baseline(change, ws, results)
             return results
         command = test_cmd
         results[suite.ID] = _timed(suite.ID, progress, lambda: suite.run(ws, command, cfg.runs))
         results[base_tests.ID] = _timed(
             base_tests.ID, progress, lambda: base_tests.run(change.diff, ws, command))
+        _user_checks(change, ws, progress, results)
+        _baseline(change, ws, results)
+        dropped = _count_drop(change, ws, root, command)
+        if dropped:
+            results[_DROPPED] = CheckResult(tests_removed.ID, "", "failed", False, "",
+                                            findings=tuple(dropped))
     return results
 
 
+_DROPPED = "tests-removed:not-collected"  # merged into tests-removed by _report
+
+
 def _report(change: Change, results: dict[str, CheckResult], start: float) -> Report:
-    checks = tuple(results[check_id] for check_id in registry.ORDER)
-    return Report(decide(checks, strict=change.config.strict), change.base, change.head,
-                  time.monotonic() - start, checks)
+    if _DROPPED in results:
+        results[tests_removed.ID] = count_drop.merge(results[tests_removed.ID],
+                                                     list(results.pop(_DROPPED).findings))
+    checks = tuple(results[check_id] for check_id in registry.ORDER) + tuple(
+        results[c.name] for c in change.config.checks)
+    optional = {c.name for c in change.config.checks if not c.required}
+    report = Report(decide(checks, strict=change.config.strict, advisory=optional),
+                    change.base, change.head, time.monotonic() - start, checks)
+    return redact.report(report)
 
 
 def run(options: Options, progress: Progress | None = None) -> Report:
@@ -151,4 +226,6 @@ def scan(options: Options, progress: Progress | None = None) -> Report:
     for check_id in registry.RUNTIME:
         results[check_id] = _skipped(check_id, "not run by `gate scan`",
                                      required=check_id != base_tests.ID)
+    results.update({c.name: user.skipped(c, "not run by `gate scan`")
+                    for c in change.config.checks})
     return _report(change, results, start)

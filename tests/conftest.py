@@ -5,6 +5,9 @@ from pathlib import Path
 
 import pytest
 
+# tests/corpus/ holds the files of test repositories (test_corpus.py builds them): data, not tests
+collect_ignore = ["corpus"]
+
 _REAL_HOME = os.environ.get("HOME", "")
 _PROJECT = Path(__file__).resolve().parent.parent
 

@@ -129,7 +129,8 @@ def test_an_install_failure_skips_the_suite(
     repo, _, _ = make_change(tmp_path / "r", project(), {})
     code, report = gate_run(capsys, repo.path, "--install", "exit 7")
     assert check(report, "install")["status"] == "failed"
-    assert check(report, "install")["summary"] == "`exit 7` failed with exit 7"
+    assert check(report, "install")["summary"] == (
+        "`exit 7` failed with exit 7; baseline: the base does not install either (`exit 7`)")
     assert check(report, "suite")["status"] == "skipped"
     assert check(report, "base-tests")["status"] == "skipped"
     assert (report["verdict"], code) == ("fail", 1)
@@ -257,7 +258,25 @@ def test_a_suite_that_collects_no_test_fails(
     _, report = gate_run(capsys, repo.path, "--runs", "1")
     suite = check(report, "suite")
     assert suite["status"] == "failed"
-    assert suite["summary"] == "0 of 1 runs passed, 0/0 tests (run 1: exit 5: no tests collected)"
+    assert suite["summary"] == ("0 of 1 runs passed, 0/0 tests (run 1: exit 5: no tests "
+                                "collected); baseline: regression, passes at base")
     assert [(f["rule"], f["line"]) for f in check(report, "tests-removed")["findings"]] == [
         ("test-removed", 4), ("test-removed", 8)]
     assert report["verdict"] == "fail"
+
+
+@pytest.mark.parametrize(("no_uv", "installer_word"), [
+    ("1", "python -m pip install"), ("", "uv pip install")])
+def test_the_fresh_environment_is_filled_by_uv_or_pip(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    no_uv: str, installer_word: str,
+) -> None:
+    """uv is a test dependency, so it is found beside the interpreter; GATE_NO_UV turns it
+    off. Either way the project's undeclared imports fail (the environment is fresh)."""
+    monkeypatch.setenv("GATE_NO_UV", no_uv)
+    repo, _, _ = make_change(tmp_path / "r", project(), {"calc/__init__.py": "import unidiff\n"})
+    _, report = gate_run(capsys, repo.path, "--runs", "1")
+    assert installer_word in check(report, "install")["summary"]
+    assert check(report, "install")["status"] == "passed"
+    assert check(report, "suite")["status"] == "failed"
+    assert "No module named 'unidiff'" in check(report, "suite")["detail"]
