@@ -82,6 +82,21 @@ def scoped_base_tests(work: Path, env: dict[str, str], quick: bool) -> dict[str,
             "ratio": round(base_s / suite_s, 3), "summary": checks["base-tests"]["summary"]}
 
 
+def parallel_runs(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
+    """The suite's wall time, three runs side by side against one after another, on a suite
+    that sleeps (CPU-light) on this 2-core machine."""
+    repo = work / "parallel"
+    fixtures.python_project(repo, files=10, suite_seconds=0.5 if quick else 2.0)
+    durations = {}
+    for mode, extra in (("sequential", ()), ("parallel", ("--parallel",))):
+        _, report = gate(repo, *extra, env=env)
+        suite = next(c for c in report["checks"] if c["id"] == "suite")
+        durations[mode] = suite["duration_s"]
+    return {**durations, "summary": suite["summary"],
+            "ratio_parallel_to_sequential": round(durations["parallel"]
+                                                  / durations["sequential"], 3)}
+
+
 def environment_creation(work: Path, quick: bool) -> dict[str, Any]:
     packages = TWENTY[:2] if quick else TWENTY
     wheels = fixtures.wheelhouse(work / "wheels20", packages)
@@ -173,6 +188,7 @@ def main() -> int:
         steps = [
             ("overhead", lambda: overhead(work, env, args.quick)),
             ("scoped_base_tests", lambda: scoped_base_tests(work, env, args.quick)),
+            ("parallel_runs", lambda: parallel_runs(work, env, args.quick)),
             ("environment_creation", lambda: environment_creation(work, args.quick)),
             ("memory", lambda: memory(work, args.quick)),
             ("scan_throughput", lambda: scan_throughput(work, args.quick)),

@@ -46,6 +46,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--runs", type=int, metavar="N", help="suite runs (default 3)")
     run.add_argument("--timeout", type=float, metavar="SECONDS",
                      help="time limit per command (default 900)")
+    run.add_argument("--parallel", action="store_true", default=None,
+                     help="run the suite runs side by side, each in its own checkout")
     scan = sub.add_parser("scan", help="the diff checks only: no install, no test run")
     _add_common(scan)
     scan.add_argument("--staged", action="store_true",
@@ -148,7 +150,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     options = runner.Options(
         base=args.base, head=args.head, repo=args.repo, strict=args.strict,
         install=args.install, test=args.test, runs=args.runs, timeout=args.timeout,
-        config=args.config)
+        parallel=args.parallel, config=args.config)
     return _emit(runner.run(options, progress), args.format, args.report)
 
 

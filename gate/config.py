@@ -17,6 +17,7 @@ class Config:
     install: str | None = None
     test: str | None = None
     runs: int = 3
+    parallel: bool = False
     timeout: float = 900.0
     test_paths: tuple[str, ...] = ()
     strict: bool = False
@@ -58,6 +59,7 @@ _KEYS: dict[str, tuple[Any, str]] = {
     "install": (_str, "a string (a shell command)"),
     "test": (_str, "a string (a shell command)"),
     "runs": (_positive_int, "a positive integer"),
+    "parallel": (lambda v: isinstance(v, bool), "true or false"),
     "timeout": (_positive_number, "a positive number of seconds"),
     "test-paths": (_str_list, "a list of glob strings"),
     "strict": (lambda v: isinstance(v, bool), "true or false"),

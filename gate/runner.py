@@ -39,6 +39,7 @@ class Options:
     runs: int | None = None
     timeout: float | None = None
     strict: bool | None = None
+    parallel: bool | None = None
     config: str | None = None  # a TOML file with the keys of .gate.toml, read from the base
     staged: bool = False  # judge the index against HEAD instead of --head (`gate scan --staged`)
 
@@ -71,7 +72,7 @@ def prepare(options: Options) -> Change:
     cfg = gate_config.load(repo, base, options.config)
     overrides: dict[str, Any] = {
         "install": options.install, "test": options.test, "runs": options.runs,
-        "timeout": options.timeout, "strict": options.strict,
+        "timeout": options.timeout, "strict": options.strict, "parallel": options.parallel,
     }
     cfg = dataclasses.replace(cfg, **{k: v for k, v in overrides.items() if v is not None})
     user.validate(cfg.checks, registry.ORDER, cfg.source)
@@ -150,6 +151,13 @@ def _count_drop(change: Change, ws: Workspace, root: str, command: str) -> list[
     return count_drop.findings(change.diff, *sets) if sets else []
 
 
+def _side_by_side(change: Change, ws: Workspace, root: str) -> list[Workspace]:
+    """A checkout per suite run (the first is the install's), sharing its environment."""
+    extra = [workspace.checkout(change.repo, change.head, os.path.join(root, f"checkout-{i}"))
+             for i in range(2, change.config.runs + 1)]
+    return [ws, *(dataclasses.replace(ws, checkout=path) for path in extra)]
+
+
 def _runtime_checks(change: Change, progress: Progress) -> dict[str, CheckResult]:
     cfg = change.config
     results: dict[str, CheckResult] = {}
@@ -181,7 +189,9 @@ def _runtime_checks(change: Change, progress: Progress) -> dict[str, CheckResult
             _baseline(change, ws, results)
             return results
         command = test_cmd
-        results[suite.ID] = _timed(suite.ID, progress, lambda: suite.run(ws, command, cfg.runs))
+        spaces = _side_by_side(change, ws, root) if cfg.parallel and cfg.runs > 1 else []
+        results[suite.ID] = _timed(suite.ID, progress,
+                                   lambda: suite.run(ws, command, cfg.runs, spaces))
         results[base_tests.ID] = _timed(
             base_tests.ID, progress, lambda: base_tests.run(change.diff, ws, command))
         _user_checks(change, ws, progress, results)

@@ -280,3 +280,36 @@ def test_the_fresh_environment_is_filled_by_uv_or_pip(
     assert check(report, "install")["status"] == "passed"
     assert check(report, "suite")["status"] == "failed"
     assert "No module named 'unidiff'" in check(report, "suite")["detail"]
+
+
+def test_parallel_runs_go_side_by_side(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo, _, _ = make_change(tmp_path / "r", project(), {"tests/test_mul.py": (
+        "from calc import add\n\n\ndef test_again():\n    assert add(1, 1) == 2\n")})
+    _, report = gate_run(capsys, repo.path, "--parallel")
+    assert check(report, "suite")["summary"] == "3 of 3 runs passed side by side, 3/3 tests"
+    assert report["verdict"] == "pass"
+
+
+def test_parallel_runs_that_interfere_are_rerun_one_after_another(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each run holds a lock file outside its checkout for a second: side by side they
+    collide, one after another they pass, and the summary names the interference."""
+    lock = tmp_path / "shared.lock"
+    exclusive = (
+        "import os\nimport time\n\n\n"
+        "def test_exclusive():\n"
+        f"    fd = os.open({str(lock)!r}, os.O_CREAT | os.O_EXCL)\n"
+        "    time.sleep(1)\n"
+        "    os.close(fd)\n"
+        f"    os.unlink({str(lock)!r})\n"
+    )
+    repo, _, _ = make_change(tmp_path / "r", project(), {"tests/test_lock.py": exclusive})
+    _, report = gate_run(capsys, repo.path, "--parallel", "--runs", "2")
+    suite = check(report, "suite")
+    assert suite["status"] == "passed"
+    assert suite["summary"] == (
+        "2 of 2 runs passed, 3/3 tests; side by side 1 of 2 passed: the runs interfere with "
+        "each other (fixed ports, shared files?); set parallel = false")

@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 import os
+import time
 from collections import defaultdict
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 from gate import detail
 from gate.context import Workspace
@@ -66,22 +69,56 @@ def _status(runs: list[TestRun]) -> Status:
     return "failed"
 
 
-def run(ws: Workspace, command: str, runs: int) -> CheckResult:
+def _one_after_another(ws: Workspace, command: str, runs: int) -> list[TestRun]:
     results: list[TestRun] = []
     for i in range(1, runs + 1):
         result = run_tests(ws, command, os.path.join(ws.scratch, f"suite-{i}.xml"))
         results.append(result)
         if result.completed.not_found:
             break  # the command will not appear by itself: no point in more runs
+    return results
+
+
+def _side_by_side(spaces: Sequence[Workspace], command: str) -> list[TestRun]:
+    """One run in each checkout at the same time (they share one installed environment)."""
+    with ThreadPoolExecutor(max_workers=len(spaces)) as pool:
+        return list(pool.map(
+            lambda i: run_tests(spaces[i], command,
+                                os.path.join(spaces[i].scratch, f"suite-{i + 1}.xml")),
+            range(len(spaces))))
+
+
+def run(ws: Workspace, command: str, runs: int,
+        side_by_side: Sequence[Workspace] = ()) -> CheckResult:
+    """N runs one after another, or side by side in the `side_by_side` checkouts. Runs side
+    by side that do not all pass are run again one after another, which decide: when those
+    pass, the tests interfere with each other (a fixed port, a file written in a shared
+    place) and the summary says so."""
+    start = time.monotonic()
+    note = ""
+    if side_by_side:
+        results = _side_by_side(side_by_side, command)
+        if not all(r.passed for r in results):
+            together = sum(r.passed for r in results)
+            results = _one_after_another(ws, command, runs)
+            note = f"; side by side {together} of {len(side_by_side)} passed"
+            if all(r.passed for r in results):
+                note += (": the runs interfere with each other (fixed ports, shared files?);"
+                         " set parallel = false")
+    else:
+        results = _one_after_another(ws, command, runs)
     passed = sum(r.passed for r in results)
     worst = next((r for r in results if not r.passed), results[-1])
     summary = f"{passed} of {runs} runs passed"
+    if side_by_side and not note:
+        summary += " side by side"
     if worst.counts is not None:
         summary += f", {worst.counts.describe()}"
     bad = [f"run {i}: {r.problem()}" for i, r in enumerate(results, 1) if not r.passed]
     if bad:
         summary += " (" + "; ".join(bad) + ")"
+    summary += note
     text = "" if worst.passed else detail.excerpt(worst.failed_tests, worst.completed.output)
-    duration = sum(r.completed.duration_s for r in results)
     return CheckResult(ID, TITLE, _status(results), True, summary, detail=text,
-                       findings=tuple(_findings(results)), duration_s=duration)
+                       findings=tuple(_findings(results)),
+                       duration_s=time.monotonic() - start)  # wall time, also side by side
