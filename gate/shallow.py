@@ -6,9 +6,12 @@ Without a remote, the gate stops (exit 2) with the command to run.
 """
 from __future__ import annotations
 
+import re
+
 from gate import git
 from gate.errors import GateError
 
+_FULL_SHA = re.compile(r"[0-9a-f]{40}")
 DEPTHS = (50, 200, 1000)  # each a `git fetch --deepen`, then `--unshallow` as a last resort
 
 
@@ -43,13 +46,18 @@ def _fetch(repo: str, remote: str, *args: str) -> None:
 
 
 def _fetch_branch(repo: str, remote: str, ref: str) -> bool:
-    """Fetch `remote/NAME` when `ref` names one; whether it was fetched."""
+    """Fetch `remote/NAME` when `ref` names one, or the commit when `ref` is a full SHA (a pull
+    request event's base SHA, absent from a depth-1 checkout); whether it was fetched."""
     name = ref[len(remote) + 1:] if ref.startswith(remote + "/") else ""
-    if not name:
+    if name:
+        refspec = f"+refs/heads/{name}:refs/remotes/{remote}/{name}"
+    elif _FULL_SHA.fullmatch(ref):
+        refspec = ref
+    else:
         return False
     try:
         git.run(repo, "-c", "credential.interactive=never", "fetch", "--quiet", "--no-tags",
-                "--depth=1", remote, f"+refs/heads/{name}:refs/remotes/{remote}/{name}")
+                "--depth=1", remote, refspec)
     except GateError:
         return False
     return True

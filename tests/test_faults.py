@@ -169,6 +169,19 @@ def test_a_shallow_clone_without_the_base_branch_fetches_it(
                    "from origin\n")
 
 
+def test_a_shallow_clone_without_the_base_sha_fetches_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A pull request event names its base by SHA; a depth-1 checkout does not hold it."""
+    clone = shallow_clone(tmp_path, "--branch", "change")
+    base = subprocess.run(["git", "-C", str(tmp_path / "origin"), "rev-parse", "main"],
+                          check=True, capture_output=True, text=True).stdout.strip()
+    code, out, err = scan(capsys, clone, base)
+    assert (code, json.loads(out)["verdict"], json.loads(out)["base"]) == (0, "pass", base)
+    assert err == (f"gate: the clone is shallow: fetched {base}, history (--deepen=50) "
+                   "from origin\n")
+
+
 def test_a_shallow_clone_without_a_remote_says_what_to_run(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
