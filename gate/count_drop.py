@@ -18,6 +18,19 @@ COLLECT = "python -m pytest --collect-only -q"
 _NODE = re.compile(r"^([^\s:][^:]*\.py)::(\S.*?)\s*$")
 
 
+# Files that decide what pytest collects, besides the test files themselves (a plugin can be
+# registered through the package's metadata, hence pyproject.toml and setup.py).
+_COLLECTION_FILES = ("conftest.py", "pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg",
+                     "pyproject.toml", "setup.py")
+
+
+def may_change_collection(ctx: DiffContext) -> bool:
+    """Whether the change touches what decides the collection; if not, the two collections
+    are not compared (each costs a `pytest --collect-only`)."""
+    return any(f.path.rsplit("/", 1)[-1] in _COLLECTION_FILES or ctx.is_test_file(f.path)
+               for f in ctx.files)
+
+
 def collected(checkout: str, env: Mapping[str, str], timeout: float) -> set[str] | None:
     """pytest's node ids in `checkout`; None when collection did not finish."""
     env = {**env, "PYTEST_ADDOPTS": "-p no:cacheprovider"}

@@ -144,7 +144,8 @@ def _baseline(change: Change, ws: Workspace, results: dict[str, CheckResult]) ->
 
 def _count_drop(change: Change, ws: Workspace, root: str, command: str) -> list[Finding]:
     """Tests collected at base that the head no longer collects (pytest only)."""
-    if not detect.is_python(ws.checkout) or "pytest" not in command:
+    if (not detect.is_python(ws.checkout) or "pytest" not in command
+            or not count_drop.may_change_collection(change.diff)):
         return []
     base = workspace.checkout(change.repo, change.diff.base, os.path.join(root, "base"))
     sets = count_drop.head_and_base(ws.checkout, base, ws.env, ws.timeout)

@@ -313,3 +313,20 @@ def test_parallel_runs_that_interfere_are_rerun_one_after_another(
     assert suite["summary"] == (
         "2 of 2 runs passed, 3/3 tests; side by side 1 of 2 passed: the runs interfere with "
         "each other (fixed ports, shared files?); set parallel = false")
+
+
+def test_a_change_outside_tests_costs_only_the_suite_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No test file, conftest or pytest setting changed: no base-tests rerun and no
+    collection comparison, so pytest starts exactly once per suite run."""
+    log = tmp_path / "sessions.log"
+    conftest = (f"def pytest_sessionstart(session):\n"
+                f"    with open({str(log)!r}, 'a') as f:\n"
+                f"        f.write('session\\n')\n")
+    repo, _, _ = make_change(tmp_path / "r", project(**{"conftest.py": conftest}),
+                             {"calc/__init__.py": CALC + MUL})
+    _, report = gate_run(capsys, repo.path, "--runs", "2")
+    assert report["verdict"] == "pass"
+    assert check(report, "base-tests")["summary"] == "no test file changed"
+    assert log.read_text() == "session\n" * 2
