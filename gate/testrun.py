@@ -22,6 +22,7 @@ _PYTEST_EXITS = {2: "interrupted", 3: "internal error", 4: "usage error",
 class TestRun:
     completed: process.Completed
     counts: Counts | None  # None: no runner's report or summary was found
+    expects_report: bool = False  # pytest run directly: it always writes its JUnit report
 
     @property
     def failed_tests(self) -> list[CaseResult]:
@@ -34,7 +35,7 @@ class TestRun:
         if not self.completed.ok:
             return False
         if self.counts is None:
-            return True
+            return not self.expects_report
         return self.counts.failed == 0 and self.counts.passed > 0
 
     def problem(self) -> str:
@@ -49,6 +50,8 @@ class TestRun:
             if runner == "pytest" and c.returncode in _PYTEST_EXITS:
                 return f"exit {c.returncode}: {_PYTEST_EXITS[c.returncode]}"
             return f"exit {c.returncode}"
+        if self.counts is None and self.expects_report:
+            return "exit 0 but pytest wrote no report: the session was cut short (os._exit?)"
         if self.counts is not None and self.counts.failed:
             return f"exit 0 but {self.counts.failed} test(s) failed"
         return "exit 0 but no test ran"
@@ -74,4 +77,5 @@ def run_tests(
     completed = process.run_argv([*ws.test_prefix, "/bin/sh", "-c", command], cwd=ws.checkout,
                                  env=env, timeout=ws.timeout, display=command)
     counts = results.read(completed.output, report)
-    return TestRun(completed, locate(counts, ws.checkout) if counts else None)
+    return TestRun(completed, locate(counts, ws.checkout) if counts else None,
+                   expects_report=bool(_PYTEST.match(command)))
