@@ -78,5 +78,6 @@ def wheelhouse(target: Path, packages: tuple[str, ...]) -> Path:
     """Wheels of `packages` and their dependencies, so that installs do not touch the network."""
     target.mkdir(parents=True, exist_ok=True)
     subprocess.run([sys.executable, "-m", "pip", "download", "--quiet",
-                    "--disable-pip-version-check", "-d", str(target), *packages], check=True)
+                    "--disable-pip-version-check", "-d", str(target), *packages], check=True,
+                   stderr=subprocess.DEVNULL)
     return target

@@ -17,6 +17,8 @@ import fixtures
 import hook_latency
 import scan
 
+from gate import installer
+
 HERE = Path(__file__).resolve().parent
 PYTHON = sys.executable
 TWENTY = ("requests", "flask", "click", "attrs", "rich", "python-dateutil", "pyyaml", "tomli")
@@ -47,9 +49,16 @@ def bare(repo: Path, head: str, runs: int, env: dict[str, str]) -> float:
         subprocess.run(["git", "clone", "-q", "--shared", "--no-checkout", str(repo), str(d)],
                        check=True)
         subprocess.run(["git", "-C", str(d), "checkout", "-q", "--detach", head], check=True)
-        subprocess.run([PYTHON, "-m", "venv", str(v)], check=True)
         py = str(v / "bin" / "python")
-        timed([py, "-m", "pip", "install", "-q", "-e", ".[test]"], cwd=d, env=env)
+        uv = installer.find_uv()  # the same tool the gate uses, so the ratio is the gate's cost
+        if uv:
+            uv_env = {**installer.uv_settings(env), "VIRTUAL_ENV": str(v)}
+            subprocess.run([uv, "venv", "-q", "--seed", "--python", "python3", str(v)],
+                           check=True, env=uv_env)
+            timed([uv, "pip", "install", "-q", "-e", ".[test]"], cwd=d, env=uv_env)
+        else:
+            subprocess.run([PYTHON, "-m", "venv", str(v)], check=True)
+            timed([py, "-m", "pip", "install", "-q", "-e", ".[test]"], cwd=d, env=env)
         for _ in range(runs):
             timed([py, "-m", "pytest", "-q"], cwd=d, env=env)
         base_file = fixtures.git(repo, "show", "main:tests/test_000.py")
@@ -144,6 +153,7 @@ def scan_throughput(work: Path, quick: bool) -> dict[str, Any]:
     """`gate scan` of synthetic diffs against `git diff` of the same refs (bench/scan.py)."""
     rows = {}
     for lines in (10_000,) if quick else (10_000, 100_000, 1_000_000):
+        (work / f"scan-{lines}").mkdir()
         files, scan_s, diff_s, findings = scan.measure(work / f"scan-{lines}", lines, False)
         rows[str(lines)] = {"files": files, "findings": findings, "scan_s": round(scan_s, 3),
                             "git_diff_s": round(diff_s, 3), "ratio": round(scan_s / diff_s, 1),
@@ -154,6 +164,7 @@ def scan_throughput(work: Path, quick: bool) -> dict[str, Any]:
 def latency(work: Path) -> dict[str, Any]:
     """The pre-commit hook on a typical commit (bench/hook_latency.py's repository), against
     Python's own start-up and the import of the command line."""
+    (work / "latency").mkdir()
     repo = hook_latency.build(work / "latency")
     hook = [str(Path(PYTHON).parent / "gate"), "hook", "pre-commit"]
     timed_any(hook, cwd=repo)  # warm the file cache

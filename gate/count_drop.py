@@ -9,6 +9,7 @@ import dataclasses
 import os
 import re
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 
 from gate import process, testdefs
 from gate.context import DiffContext
@@ -81,8 +82,10 @@ def merge(result: CheckResult, extra: list[Finding]) -> CheckResult:
 
 def head_and_base(checkout: str, base_checkout: str, env: Mapping[str, str],
                   timeout: float) -> tuple[set[str], set[str]] | None:
-    head = collected(checkout, env, timeout)
-    base = collected(base_checkout, env, timeout) if head is not None else None
+    with ThreadPoolExecutor(max_workers=2) as pool:  # the two collections side by side
+        head_future = pool.submit(collected, checkout, env, timeout)
+        base = collected(base_checkout, env, timeout)
+        head = head_future.result()
     if head is None or base is None or not os.path.isdir(base_checkout):
         return None
     return base, head
