@@ -54,6 +54,9 @@ def test_base_missing_from_a_shallow_clone(
     clone = tmp_path / "clone"
     subprocess.run(["git", "clone", "-q", "--depth", "1", "--branch", "change",
                     f"file://{origin.path}", str(clone)], check=True)
+    # With a remote, the gate fetches the base itself (tests/test_faults.py); without one it
+    # cannot, and says what to do.
+    subprocess.run(["git", "-C", str(clone), "remote", "remove", "origin"], check=True)
     code, err = run_cli(capsys, "scan", "--repo", str(clone), "--base", base)
     assert code == 2
     assert "shallow clone" in err
