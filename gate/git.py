@@ -115,8 +115,12 @@ def diff(repo: str, base: str, head: str, *paths: str) -> str:
 
 
 def ls_files(repo: str, ref: str) -> list[str]:
-    """Every file path at `ref`, from the object database (no checkout needed)."""
-    out = run(repo, "ls-tree", "-r", "-z", "--name-only", "--full-tree", ref)
+    """Every file path at `ref` (INDEX: the index), from the object database (no checkout
+    needed)."""
+    if ref == INDEX:
+        out = run(repo, "ls-files", "-z", "--full-name", index=True)
+    else:
+        out = run(repo, "ls-tree", "-r", "-z", "--name-only", "--full-tree", ref)
     return [p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p]
 
 

@@ -3,8 +3,10 @@
 Python is read with `ast` (module-level `test*` functions; `test*` methods of `Test*` classes
 and of `TestCase` subclasses, as "Class.method"). JavaScript and TypeScript `it`/`test` titles,
 prefixed with their enclosing `describe` titles; Go `func TestX(t *testing.T)`; Rust `#[test]`
-functions. These three are matched on code whose strings and comments are blanked by
-`gate.source`, so a commented-out test is not a test.
+functions; JUnit tests in Java and Kotlin as "Class.method" (`gate.jvm_tests`); RSpec examples
+with their group titles (`gate.rspec`). These are matched on code whose strings and comments are
+blanked by `gate.source` (tree-sitter grammars where there is one, else a lexer), so a
+commented-out test is not a test.
 """
 from __future__ import annotations
 
@@ -13,9 +15,9 @@ import bisect
 import dataclasses
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
-from gate import source
+from gate import jvm_tests, rspec, source
 
 _JS_SUFFIXES = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
 _MODIFIERS = (r"(?:\.(?:only|skip|todo|concurrent|failing|sequential|fails))*"
@@ -58,6 +60,10 @@ def extract(path: str, text: str) -> Extraction:
         return Extraction(tuple(_matches(_GO_TEST, path, text)))
     if ext == ".rs":
         return Extraction(tuple(_matches(_RUST_TEST, path, text)))
+    if ext in (".java", ".kt"):
+        return Extraction(tuple(_found(jvm_tests.tests, path, text)))
+    if ext == ".rb":
+        return Extraction(tuple(_found(rspec.examples, path, text)))
     return Extraction(())
 
 
@@ -119,6 +125,15 @@ def _matches(pattern: re.Pattern[str], path: str, text: str) -> Iterator[Definit
     starts = _line_starts(code)
     for m in pattern.finditer(code):
         yield Definition(m.group(1), _line_of(starts, m.start(1)))
+
+
+def _found(reader: Callable[[str, str], Iterator[tuple[str, int]]], path: str,
+           text: str) -> Iterator[Definition]:
+    """The definitions a reader finds in the blanked code, at their lines."""
+    code = _code(path, text)
+    starts = _line_starts(code)
+    for name, offset in reader(code, text):
+        yield Definition(name, _line_of(starts, offset))
 
 
 def _javascript(path: str, text: str) -> Iterator[Definition]:

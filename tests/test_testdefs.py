@@ -106,7 +106,7 @@ def test_rust_test_attributes_with_others_between() -> None:
     assert names("src/lib.rs", text) == [("it_works", 4), ("panics", 7), ("async_one", 11)]
 
 
-@pytest.mark.parametrize("path", ["README.md", "src/Main.java", "Makefile"])
+@pytest.mark.parametrize("path", ["README.md", "src/main.c", "Makefile"])
 def test_unread_languages_have_no_definitions(path: str) -> None:
     assert extract(path, "def test_a(): pass\n@Test void testA() {}\n").defs == ()
 

@@ -5,62 +5,61 @@ import configparser
 import fnmatch
 import json
 import posixpath
-import re
 from collections.abc import Callable
-from typing import Optional, TypeVar
+from typing import Any, Optional, TypeVar
 
 from ruamel.yaml.error import YAMLError
 
-from gate import attributes, config_diff, generated, source, toml, workflow_diff
+from gate import (
+    attributes,
+    config_diff,
+    conftest_hooks,
+    generated,
+    git,
+    makefile,
+    package_scripts,
+    precommit_diff,
+    python_config_diff,
+    toml,
+    tsconfig_diff,
+    workflow_diff,
+)
 from gate.checks.common import from_findings
-from gate.config_diff import show
+from gate.config_diff import ABSENT, show
 from gate.context import DiffContext
 from gate.diff import ChangedFile
-from gate.models import CheckResult, Finding
+from gate.models import CheckResult, Finding, Severity
 
 ID = "check-config"
 TITLE = "Checks not weakened"
 EXPLANATION = """\
 Flags changes to what decides how the code is checked: pytest, mypy, ruff, coverage and flake8
-options (pyproject.toml, pytest.ini, tox.ini, setup.cfg, .coveragerc), package.json test and lint
-scripts, Jest/Vitest/Mocha/Playwright configs, conftest.py hooks that change collection or
-reporting, CI workflows (a job or step removed, continue-on-error, a new `if:`, a changed `run:`)
-and the gate's own config. Files are compared as parsed data, so reformatting raises nothing and
-each finding shows the old and the new value. A reviewer cares because the easiest way to make
-checks pass is to check less. Resolve it by reverting the change, or by explaining in the pull
-request why the new setting is right; changes to the gate's config only take effect once merged."""
+options (pyproject.toml, pytest.ini, tox.ini, setup.cfg, .coveragerc), package.json test, build
+and lint scripts and every script they run, Jest/Vitest/Mocha/Playwright configs, tsconfig
+strictness, the Makefile's `test` and `check` recipes, pre-commit hooks removed or narrowed,
+conftest.py hooks that change collection or reporting, CI workflows (a job or step removed,
+continue-on-error, a new `if:`, a changed `run:`), the gate's own step in a workflow (its inputs,
+continue-on-error, its removal: rule `gate-step`) and the gate's own config. Files are compared
+as parsed data, so reformatting raises nothing and each finding shows the old and the new value.
+A reviewer cares because the easiest way to make checks pass is to check less. Resolve it by
+reverting the change, or by explaining in the pull request why the new setting is right; changes
+to the gate's config only take effect once merged."""
 
 Handler = Callable[[str, Optional[str], Optional[str], ChangedFile], "list[Finding]"]
 Table = dict[str, object]
-Sections = dict[str, Table]
 
-PYPROJECT_TABLES = (
-    ("tool.pytest", "pytest-config"), ("tool.mypy", "mypy-config"),
-    ("tool.pyright", "pyright-config"), ("tool.ruff", "ruff-config"),
-    ("tool.coverage", "coverage-config"), ("tool.gate", "gate-config"),
-)
-INI_FILES = ("pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "mypy.ini", ".mypy.ini",
-             ".flake8", ".coveragerc")
-SCRIPTS = ("test", "pretest", "posttest", "build", "prebuild", "lint", "typecheck")
-SCRIPT_PREFIXES = ("test:", "build:", "lint:", "typecheck:")
+MAKEFILES = ("Makefile", "makefile", "GNUmakefile")
 RUNNER_KEYS = ("jest", "mocha", "ava", "c8", "nyc", "vitest")
 RUNNER_FILES = ("jest.config.*", "vitest.config.*", "vitest.workspace.*", ".mocharc*",
                 "ava.config.*", "playwright.config.*", "karma.conf.*")
-CONFTEST_WORDS = re.compile(
-    r"(?<![\w.])(?:collect_ignore_glob|collect_ignore|pytest_collection_modifyitems"
-    r"|pytest_ignore_collect|pytest_collect_file|pytest_pycollect_makeitem"
-    r"|pytest_runtest_makereport|pytest_runtest_protocol|pytest_runtest_call|pytest_runtestloop"
-    r"|pytest_report_teststatus|pytest_sessionfinish|sys\s*\.\s*exit|os\s*\.\s*_exit"
-    r"|pytest\s*\.\s*exit)\b"
-)
 PARSE_ERRORS = (ValueError, configparser.Error, YAMLError)  # TOML and JSON errors are ValueErrors
 P = TypeVar("P")
-GATE_NOTE = "ignored for this run: the gate reads its config from the base"
-WEAKEN_NOTE = "this setting decides what the checks catch"
+GATE_NOTE, WEAKEN_NOTE = python_config_diff.GATE_NOTE, python_config_diff.WEAKEN_NOTE
 
 
-def _finding(path: str, line: int, rule: str, message: str) -> Finding:
-    return Finding(path=path, line=line, rule=rule, severity="warning", message=message)
+def _finding(path: str, line: int, rule: str, message: str,
+             severity: Severity = "warning") -> Finding:
+    return Finding(path=path, line=line, rule=rule, severity=severity, message=message)
 
 
 def _unparsable(path: str, error: Exception) -> list[Finding]:
@@ -93,51 +92,12 @@ def _parsed(parse: Callable[[str], P], compare: Callable[[str, P, P, str], list[
     return handler
 
 
-def _pyproject(path: str, base: Table, head: Table, new: str) -> list[Finding]:
-    out = []
-    for table, rule in PYPROJECT_TABLES:
-        note = GATE_NOTE if rule == "gate-config" else WEAKEN_NOTE
-        for ch in config_diff.changes(config_diff.dig(base, table), config_diff.dig(head, table)):
-            line = config_diff.toml_line(new, table, ch.key)
-            out.append(_finding(path, line, rule, f"[{table}] {ch.key}: {show(ch.old)} -> "
-                                f"{show(ch.new)}; {note}"))
-    return out
-
-
-def _gate_toml(path: str, base: Table, head: Table, new: str) -> list[Finding]:
-    return [
-        _finding(path, config_diff.toml_line(new, "", ch.key), "gate-config",
-                 f"{ch.key}: {show(ch.old)} -> {show(ch.new)}; {GATE_NOTE}")
-        for ch in config_diff.changes(base, head)
-    ]
-
-
-def _ini_rule(name: str, section: str) -> str | None:
-    if name == ".coveragerc" or section.startswith("coverage:"):
-        return "coverage-config"
-    if section in ("pytest", "tool:pytest"):
-        return "pytest-config"
-    if section == "mypy" or section.startswith("mypy-"):
-        return "mypy-config"
-    if section == "flake8":
-        return "flake8-config"
-    if name == "tox.ini" and (section == "testenv" or section.startswith("testenv:")):
-        return "tox-config"
-    return None
-
-
-def _ini(path: str, base: Sections, head: Sections, new: str) -> list[Finding]:
-    out = []
-    name = posixpath.basename(path)
-    for section in sorted(set(base) | set(head)):
-        rule = _ini_rule(name, section)
-        if rule is None:
-            continue
-        for ch in config_diff.changes(base.get(section, {}), head.get(section, {})):
-            line = config_diff.ini_line(new, section, ch.key)
-            out.append(_finding(path, line, rule, f"[{section}] {ch.key}: {show(ch.old)} -> "
-                                f"{show(ch.new)}; {WEAKEN_NOTE}"))
-    return out
+def _python_config(compare: Callable[[str, Any, Any, str], list[python_config_diff.Change]],
+                   ) -> Callable[[str, Any, Any, str], list[Finding]]:
+    def findings(path: str, base: Any, head: Any, new: str) -> list[Finding]:
+        return [_finding(path, line, rule, message)
+                for line, rule, message in compare(path, base, head, new)]
+    return findings
 
 
 def _json_object(text: str) -> dict[str, object]:
@@ -147,18 +107,16 @@ def _json_object(text: str) -> dict[str, object]:
     return data
 
 
-def _watched_script(name: str) -> bool:
-    return name in SCRIPTS or name.startswith(SCRIPT_PREFIXES)
-
-
 def _package_json(path: str, base: Table, head: Table, new: str) -> list[Finding]:
     out = []
     old_scripts, new_scripts = config_diff.dig(base, "scripts"), config_diff.dig(head, "scripts")
-    for name in sorted(set(old_scripts) | set(new_scripts)):
-        before, after = old_scripts.get(name), new_scripts.get(name)
-        if _watched_script(name) and before != after:
+    callers = {**package_scripts.watched(new_scripts), **package_scripts.watched(old_scripts)}
+    for name in sorted(callers):
+        before, after = old_scripts.get(name, ABSENT), new_scripts.get(name, ABSENT)
+        if before != after:
+            via = "" if callers[name] == name else f' (run by "{callers[name]}")'
             out.append(_finding(path, config_diff.json_line(new, ["scripts", name]),
-                                "package-scripts", f'script "{name}": {show(before)} -> '
+                                "package-scripts", f'script "{name}"{via}: {show(before)} -> '
                                 f"{show(after)}; {WEAKEN_NOTE}"))
     for key in RUNNER_KEYS:
         before_table = {key: base[key]} if key in base else {}
@@ -181,29 +139,53 @@ def _runner_file(path: str, _old: str | None, _new: str | None, f: ChangedFile) 
 
 
 def _conftest(path: str, _old: str | None, new: str | None, f: ChangedFile) -> list[Finding]:
-    split = source.split(path, new or "")
-    if split is None:
-        return []
-    out: list[Finding] = []
-    for number in sorted(f.added):
-        line = split.lines.get(number)
-        names = sorted({"".join(m.group().split()) for m in CONFTEST_WORDS.finditer(
-            line.code if line else "")})
-        out.extend(_finding(path, number, "conftest-hook", f"conftest.py adds `{name}`: it can "
-                            "change which tests are collected, how results are reported or the "
-                            "exit status; check it hides no failure") for name in names)
-    return out
+    return [_finding(path, number, "conftest-hook", f"conftest.py adds `{name}`: it can change "
+                     "which tests are collected, how results are reported or the exit status; "
+                     "check it hides no failure")
+            for number, name in conftest_hooks.added(path, new or "", f.added)]
+
+
+def _changes(rule: str, compare: Callable[[Table, Table, str], list[tuple[int, str]]],
+             ) -> Callable[[str, Table, Table, str], list[Finding]]:
+    """A comparison of (head line, message) pairs as findings of `rule`."""
+    def findings(path: str, base: Table, head: Table, new: str) -> list[Finding]:
+        return [_finding(path, line, rule, message) for line, message in compare(base, head, new)]
+    return findings
 
 
 def _workflow_changes(path: str, base: Table, head: Table, new: str) -> list[Finding]:
-    return [_finding(path, line, "workflow", message)
-            for line, message in workflow_diff.compare(base, head, new)]
+    return [_finding(path, line, rule, message, "error" if rule == "gate-step" else "warning")
+            for line, rule, message in workflow_diff.compare(base, head, new)]
 
 
 def _workflow(path: str, old: str | None, new: str | None, f: ChangedFile) -> list[Finding]:
     if new is None:
-        return [_finding(path, 1, "workflow", f"{path} deleted: the checks it ran no longer run")]
+        deleted = _finding(path, 1, "workflow", f"{path} deleted: the checks it ran no longer run")
+        gone = [change for where, steps in workflow_diff.all_steps(_loaded(old))
+                for change in workflow_diff.gate_steps_removed(where, steps, 1)]
+        return [deleted, *(_finding(path, line, rule, message, "error")
+                           for line, rule, message in gone)]
     return _parsed(workflow_diff.load, _workflow_changes)(path, old, new, f)
+
+
+def _loaded(text: str | None) -> Table:
+    try:
+        return workflow_diff.load(text or "")
+    except PARSE_ERRORS:
+        return {}
+
+
+def _makefile(path: str, base: makefile.Makefile, head: makefile.Makefile,
+              _new: str) -> list[Finding]:
+    return [_finding(path, line, "makefile", f"{message}; {WEAKEN_NOTE}")
+            for line, message in makefile.compare(base, head)]
+
+
+def _precommit(paths: Callable[[], list[str]]) -> Handler:
+    def compare(path: str, base: Table, head: Table, new: str) -> list[Finding]:
+        return [_finding(path, line, "pre-commit-config", message)
+                for line, message in precommit_diff.compare(base, head, new, paths())]
+    return _parsed(workflow_diff.load, compare)
 
 
 def _action_file(path: str, _old: str | None, _new: str | None, f: ChangedFile) -> list[Finding]:
@@ -223,8 +205,16 @@ def _gitattributes(path: str, old: str | None, new: str | None, f: ChangedFile) 
     return out
 
 
-def handler_for(path: str) -> Handler | None:
-    """The comparison for a changed path, None when the file is not configuration."""
+def _tsconfig(path: str, old: str | None, new: str | None, f: ChangedFile) -> list[Finding]:
+    if old is None:  # a new tsconfig loosens nothing that was checked
+        return []
+    return _parsed(tsconfig_diff.load, _changes("tsconfig", tsconfig_diff.compare))(
+        path, old, new, f)
+
+
+def handler_for(path: str, paths: Callable[[], list[str]] = list) -> Handler | None:
+    """The comparison for a changed path, None when the file is not configuration; `paths`
+    lists the files tracked at head (for pre-commit's file patterns)."""
     name = posixpath.basename(path)
     if path == ".gitattributes":
         return _gitattributes
@@ -234,24 +224,37 @@ def handler_for(path: str) -> Handler | None:
         return _workflow if name in ("action.yml", "action.yaml") else _action_file
     if generated.is_generated(path):
         return None
-    by_name: dict[str, Handler] = {"pyproject.toml": _parsed(toml.loads, _pyproject),
+    by_name: dict[str, Handler] = {"pyproject.toml": _parsed(toml.loads, _python_config(
+                                       python_config_diff.pyproject)),
                                    "package.json": _parsed(_json_object, _package_json),
-                                   "conftest.py": _conftest}
+                                   "conftest.py": _conftest,
+                                   ".pre-commit-config.yaml": _precommit(paths)}
+    if name in MAKEFILES:
+        return _parsed(makefile.parse, _makefile)
+    if tsconfig_diff.is_tsconfig(name):
+        return _tsconfig
     if path == ".gate.toml":
-        return _parsed(toml.loads, _gate_toml)
-    if name in INI_FILES:
-        return _parsed(config_diff.ini_sections, _ini)
+        return _parsed(toml.loads, _python_config(python_config_diff.gate_toml))
+    if name in python_config_diff.INI_FILES:
+        return _parsed(config_diff.ini_sections, _python_config(python_config_diff.ini))
     if any(fnmatch.fnmatch(name, pattern) for pattern in RUNNER_FILES):
         return _runner_file
     return by_name.get(name)
 
 
 def run(ctx: DiffContext) -> CheckResult:
+    tracked: list[list[str]] = []
+
+    def paths() -> list[str]:  # listed once, when a file needs it
+        if not tracked:
+            tracked.append(git.ls_files(ctx.repo, ctx.head))
+        return tracked[0]
+
     files = [(f, h) for f in ctx.files if not f.binary
-             for h in [handler_for(f.path)] if h is not None
+             for h in [handler_for(f.path, paths)] if h is not None
              and (f.path.startswith(".github/") or not ctx.is_vendored(f.path))]
-    paths = [f.path for f, _ in files]
-    base, head = ctx.read(ctx.base, paths), ctx.read(ctx.head, paths)
+    changed = [f.path for f, _ in files]
+    base, head = ctx.read(ctx.base, changed), ctx.read(ctx.head, changed)
     findings: list[Finding] = []
     for f, handler in files:
         findings.extend(handler(f.path, _decode(base[f.path]), _decode(head[f.path]), f))

@@ -1,7 +1,7 @@
 """skip-markers: new skip, xfail, focus and todo markers in the lines the change adds."""
 from __future__ import annotations
 
-from gate import markers
+from gate import markers, py_aliases
 from gate.checks.common import from_findings
 from gate.context import DiffContext
 from gate.diff import ChangedFile
@@ -27,11 +27,13 @@ _LEXED = " (file did not parse; strings and comments told apart by a lexer)"
 
 
 def _scanned(ctx: DiffContext) -> list[ChangedFile]:
-    """Files whose added lines may hold a marker: only these are read and parsed."""
+    """Files whose added lines may hold a marker: only these are read and parsed (any Python
+    file with added lines: a marker may be spelled through an alias its imports make)."""
     return [
         f for f in ctx.files
         if f.added and not f.binary and not f.symlink and f.status != "deleted"
-        and _may_hold(f) and not ctx.is_generated(f.path)
+        and (_may_hold(f) or markers.language_of(f.path) == "python")
+        and not ctx.is_generated(f.path)
     ]
 
 
@@ -40,18 +42,31 @@ def _may_hold(f: ChangedFile) -> bool:
     return words is not None and any(words.search(line) for line in f.added.values())
 
 
+def _aliases(ctx: DiffContext, path: str) -> py_aliases.Aliases:
+    """Python: the names the head file gives pytest and unittest."""
+    if markers.language_of(path) != "python":
+        return py_aliases.NONE
+    return py_aliases.aliases(ctx.text(ctx.head, path) or "")
+
+
 def _file_findings(ctx: DiffContext, changed: ChangedFile) -> list[Finding]:
     rows = markers.for_file(changed.path, is_test=ctx.is_test_file(changed.path))
     split = ctx.source(changed.path)
     lexed = split is not None and split.lexed
     note = "" if split is None or split.parsed else _LEXED if lexed else _RAW
     quick, words = markers.combined(rows), markers.keywords_for(changed.path)
+    aliases = _aliases(ctx, changed.path)
+    uses = aliases.uses()
     findings = []
     for number in sorted(changed.added):
-        if words is None or not words.search(changed.added[number]):
+        added = changed.added[number]
+        aliased = uses is not None and uses.search(added) is not None
+        if words is None or not (words.search(added) or aliased):
             continue
         line = split.lines.get(number) if split is not None else None
-        code = line.code if line is not None and lexed else changed.added[number]
+        code = line.code if line is not None and lexed else added
+        if aliased and uses is not None:
+            code = aliases.resolve(number, code, uses)
         if not quick.search(code):
             continue
         for marker in markers.find(rows, code):

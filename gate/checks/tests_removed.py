@@ -4,6 +4,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter, defaultdict
 
+from gate import attributes, generated
 from gate.checks.common import from_findings
 from gate.context import DiffContext
 from gate.diff import ChangedFile
@@ -15,7 +16,8 @@ TITLE = "No tests removed"
 EXPLANATION = """\
 Flags test definitions that exist at the base and no longer exist at the head: a test function
 deleted or renamed, a test file deleted, or a test file moved where the runner no longer finds it
-(judged by the base's discovery rules, such as pytest's python_files). Tests are matched by name
+(judged by the base's discovery rules, such as pytest's python_files). Python, JavaScript and
+TypeScript, Go, Rust, JUnit (Java, Kotlin) and RSpec tests are read. Tests are matched by name
 across the changed files, so a test moved to another test file is not flagged. A reviewer cares
 because deleting the test that fails is the cheapest way to make a suite pass. To resolve: restore
 the test, or, if it truly is obsolete, say why in the pull request so that a person can agree."""
@@ -96,14 +98,23 @@ def _gone(files: list[ChangedFile]) -> dict[str, str]:
             for f in files if f.status == "deleted" and not f.symlink}
 
 
+def _generated(ctx: DiffContext, path: str) -> bool:
+    """Generated or vendored (by its path, or the BASE's .gitattributes): not tests of this
+    project. The head's marks do not count: a head cannot hide a removed test by marking its
+    file generated."""
+    rules = ctx.attributes(ctx.base)
+    return (generated.is_generated(path) or attributes.marked(rules, path, attributes.GENERATED)
+            or attributes.marked(rules, path, attributes.VENDORED))
+
+
 def run(ctx: DiffContext) -> CheckResult:
     # Symlinks and binaries are never read as source; a type change (file -> symlink) is a
     # deleted regular file plus an added symlink, so its base tests still count.
     files = [f for f in ctx.files if not f.binary]
-    base_paths = list(dict.fromkeys(f.path for f in files
-                                    if f.status != "added" and not f.symlink))
-    head_paths = list(dict.fromkeys(f.path for f in files
-                                    if f.status != "deleted" and not f.symlink))
+    base_paths = list(dict.fromkeys(f.path for f in files if f.status != "added"
+                                    and not f.symlink and not _generated(ctx, f.path)))
+    head_paths = list(dict.fromkeys(f.path for f in files if f.status != "deleted"
+                                    and not f.symlink and not _generated(ctx, f.path)))
     base, head, uncollected = _Side(), _Side(), _Side()
     for path, text in _read(ctx, ctx.base, base_paths).items():
         if ctx.is_test_file(path):

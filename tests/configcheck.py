@@ -1,0 +1,26 @@
+"""check-config run on a real repository: a base commit and a head commit."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from gitrepo import make_change
+
+from gate import config, diff
+from gate.checks import check_config
+from gate.context import DiffContext
+from gate.models import Finding
+
+
+def findings(tmp_path: Path, base: Mapping[str, str | None],
+             head: Mapping[str, str | None]) -> list[Finding]:
+    repo, base_sha, head_sha = make_change(tmp_path / "repo", base, head)
+    ctx = DiffContext(repo=str(repo.path), base=base_sha, head=head_sha, config=config.Config(),
+                      files=diff.changed_files(str(repo.path), base_sha, head_sha))
+    return list(check_config.run(ctx).findings)
+
+
+def found(tmp_path: Path, base: Mapping[str, str | None],
+          head: Mapping[str, str | None]) -> list[tuple[int, str, str]]:
+    """(line, rule, message) of each finding."""
+    return [(f.line, f.rule, f.message) for f in findings(tmp_path, base, head)]

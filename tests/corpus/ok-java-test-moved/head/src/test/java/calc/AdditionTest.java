@@ -1,0 +1,3 @@
+package calc;
+
+class CalculatorTest2 {}

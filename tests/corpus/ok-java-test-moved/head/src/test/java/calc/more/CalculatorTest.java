@@ -1,0 +1,6 @@
+package calc.more;
+
+class CalculatorTest {
+    @Test
+    void addsTwoNumbers() {}
+}

@@ -1,0 +1,114 @@
+"""check-config on .pre-commit-config.yaml: hooks removed, run at fewer stages or on fewer files."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from configcheck import found
+from gitrepo import make_change
+
+from gate import config, diff, git
+from gate.checks import check_config
+from gate.context import DiffContext
+
+CONFIG = """\
+repos:
+  - repo: https://github.com/astral-sh/ruff-pre-commit
+    rev: v0.6.0
+    hooks:
+      - id: ruff
+      - id: ruff-format
+  - repo: local
+    hooks:
+      - id: pytest
+        name: pytest
+        entry: pytest -q
+        language: system
+        pass_filenames: false
+        types: [python]
+"""
+FILES = {"src/app.py": "x = 1\n", "tests/test_app.py": "def test_x():\n    pass\n",
+         "docs/index.md": "# docs\n"}
+PATH = ".pre-commit-config.yaml"
+
+
+def _run(tmp_path: Path, head: str) -> list[tuple[int, str, str]]:
+    return found(tmp_path, {**FILES, PATH: CONFIG}, {PATH: head})
+
+
+@pytest.mark.parametrize(("old", "new", "line", "message"), [
+    ("      - id: ruff-format\n", "", 1, "hook `ruff-format` removed"),
+    ("      - id: ruff\n", "      - id: ruff\n        stages: [manual]\n", 6,
+     'hook `ruff`: stages (unset) -> ["manual"]: it no longer runs at pre-commit'),
+    ("      - id: ruff\n", "      - id: ruff\n        exclude: ^tests/\n", 6,
+     'hook `ruff`: exclude (unset) -> "^tests/": no longer checks tests/test_app.py'),
+    ("        types: [python]\n", "        types: [python]\n        files: ^src/\n", 15,
+     'hook `pytest`: files (unset) -> "^src/": no longer checks tests/test_app.py'),
+    ("        types: [python]\n", "        types: [python, executable]\n", 14,
+     'hook `pytest`: types ["python"] -> ["python", "executable"]: it checks fewer files'),
+    ("repos:\n", "exclude: ^(src|tests)/\nrepos:\n", 1,
+     'top level: exclude (unset) -> "^(src|tests)/": no hook checks src/app.py (and 1 more)'),
+    ("repos:\n", "ci:\n  skip: [pytest]\nrepos:\n", 2,
+     "hook `pytest` added to ci.skip: pre-commit.ci no longer runs it"),
+], ids=["removed", "stages", "exclude", "files", "types", "top-level-exclude", "ci-skip"])
+def test_hook_weakened(tmp_path: Path, old: str, new: str, line: int, message: str) -> None:
+    head = CONFIG.replace(old, new)
+    assert head != CONFIG
+    assert _run(tmp_path, head) == [(line, "pre-commit-config", message)]
+
+
+def test_exclude_widened(tmp_path: Path) -> None:
+    base = CONFIG.replace("      - id: ruff\n", "      - id: ruff\n        exclude: ^docs/\n")
+    head = base.replace("^docs/", "^(docs|tests)/")
+    assert found(tmp_path, {**FILES, PATH: base}, {PATH: head}) == [
+        (6, "pre-commit-config", 'hook `ruff`: exclude "^docs/" -> "^(docs|tests)/": '
+         "no longer checks tests/test_app.py")]
+
+
+@pytest.mark.parametrize("head", [
+    # a version bump, a new hook, a hook moved to the repository's new name
+    CONFIG.replace("v0.6.0", "v0.7.0") + "      - id: mypy\n        entry: mypy\n"
+    "        language: system\n",
+    CONFIG.replace("astral-sh/ruff-pre-commit", "charliermarsh/ruff-pre-commit"),
+    # stages the config does not install; a narrower exclude; a pattern that leaves out no file
+    CONFIG.replace("      - id: ruff\n", "      - id: ruff\n        stages: [pre-commit]\n"),
+    CONFIG.replace("      - id: ruff\n", "      - id: ruff\n        exclude: ^build/\n"),
+    # files it leaves out are not Python files, which the hook never saw
+    CONFIG.replace("        types: [python]\n",
+                   "        types: [python]\n        files: ^(src|tests)/\n"),
+    # the same values, reformatted, with comments
+    "# hooks\nrepos:\n- repo: https://github.com/astral-sh/ruff-pre-commit\n  rev: v0.6.0\n"
+    "  hooks: [{id: ruff}, {id: ruff-format}]\n- repo: local\n  hooks:\n  - {id: pytest, "
+    "name: pytest, entry: pytest -q, language: system, pass_filenames: false, "
+    "types: [python]}\n",
+], ids=["added-and-bumped", "repo-renamed", "stage-installed", "exclude-no-file",
+        "files-other-types", "reformatted"])
+def test_honest_changes_raise_nothing(tmp_path: Path, head: str) -> None:
+    assert _run(tmp_path, head) == []
+
+
+def test_exclude_narrowed_raises_nothing(tmp_path: Path) -> None:
+    base = CONFIG.replace("      - id: ruff\n",
+                          "      - id: ruff\n        exclude: ^(docs|tests)/\n")
+    head = base.replace("^(docs|tests)/", "^docs/")
+    assert found(tmp_path, {**FILES, PATH: base}, {PATH: head}) == []
+
+
+def test_stage_lost_among_installed_hook_types(tmp_path: Path) -> None:
+    base = "default_install_hook_types: [pre-commit, pre-push]\n" + CONFIG
+    head = base.replace("      - id: ruff\n", "      - id: ruff\n        stages: [commit]\n")
+    assert found(tmp_path, {**FILES, PATH: base}, {PATH: head}) == [
+        (7, "pre-commit-config",
+         'hook `ruff`: stages (unset) -> ["commit"]: it no longer runs at pre-push')]
+
+
+def test_staged_change_is_judged_on_the_files_of_the_index(tmp_path: Path) -> None:
+    repo, base_sha, _ = make_change(tmp_path / "repo", {**FILES, PATH: CONFIG}, {})
+    repo.write({PATH: CONFIG.replace("      - id: ruff\n",
+                                     "      - id: ruff\n        exclude: ^lib/\n"),
+                "lib/new.py": "y = 2\n"})
+    repo.git("add", "-A")
+    ctx = DiffContext(repo=str(repo.path), base=base_sha, head=git.INDEX, config=config.Config(),
+                      files=diff.staged_files(str(repo.path), base_sha))
+    assert [(f.line, f.message) for f in check_config.run(ctx).findings] == [
+        (6, 'hook `ruff`: exclude (unset) -> "^lib/": no longer checks lib/new.py')]
