@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gate.models import CheckResult, Finding
+from gate.models import CheckResult, Finding, Status
+from gate.process import Completed
 
 
 def from_findings(
@@ -21,3 +22,15 @@ def from_findings(
     ordered = tuple(sorted(findings, key=lambda f: (f.path, f.line, f.rule)))
     return CheckResult(check_id, title, "failed", False, found.format(n=len(findings)),
                        findings=ordered, duration_s=duration_s)
+
+
+def command_outcome(done: Completed, timeout: float) -> tuple[Status, str]:
+    """A shell command's status and summary, as the install and the user checks report it."""
+    command = done.command
+    if done.ok:
+        return "passed", f"`{command}` succeeded"
+    if done.timed_out:
+        return "timeout", f"`{command}` timed out after {timeout:g}s"
+    if done.not_found:
+        return "error", f"`{command}`: command not found"
+    return "failed", f"`{command}` failed with exit {done.returncode}"

@@ -1,9 +1,10 @@
 """install: the project installs from scratch with its own install command."""
 from __future__ import annotations
 
-from gate import process
+from gate import detail, process
+from gate.checks.common import command_outcome
 from gate.context import Workspace
-from gate.models import CheckResult, Status
+from gate.models import CheckResult
 
 ID = "install"
 TITLE = "Installs from scratch in a fresh environment"
@@ -21,15 +22,7 @@ def run(ws: Workspace, command: str | None) -> CheckResult:
     if command is None:
         return CheckResult(ID, TITLE, "passed", True, "nothing to install")
     done = process.run_shell(command, cwd=ws.checkout, env=ws.env, timeout=ws.timeout)
-    if done.ok:
-        return CheckResult(ID, TITLE, "passed", True, f"`{command}` succeeded",
-                           duration_s=done.duration_s)
-    status: Status
-    if done.timed_out:
-        status, summary = "timeout", f"`{command}` timed out after {ws.timeout:g}s"
-    elif done.not_found:
-        status, summary = "error", f"`{command}`: command not found"
-    else:
-        status, summary = "failed", f"`{command}` failed with exit {done.returncode}"
-    return CheckResult(ID, TITLE, status, True, summary, detail=done.tail(),
+    status, summary = command_outcome(done, ws.timeout)
+    text = "" if done.ok else detail.excerpt([], done.output)
+    return CheckResult(ID, TITLE, status, True, summary, detail=text,
                        duration_s=done.duration_s)

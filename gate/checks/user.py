@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from gate import detail, process
+from gate.checks.common import command_outcome
 from gate.config import UserCheck
 from gate.context import Workspace
 from gate.errors import GateError
-from gate.models import CheckResult, Status
+from gate.models import CheckResult
 
 EXPLANATION = """\
 A check of the project's own, configured on the base branch as [[tool.gate.checks]] with a
@@ -36,15 +37,7 @@ def skipped(check: UserCheck, why: str) -> CheckResult:
 def run(ws: Workspace, check: UserCheck) -> CheckResult:
     timeout = check.timeout or ws.timeout
     done = process.run_shell(check.run, cwd=ws.checkout, env=ws.env, timeout=timeout)
-    status: Status
-    if done.ok:
-        status, summary = "passed", f"`{check.run}` succeeded"
-    elif done.timed_out:
-        status, summary = "timeout", f"`{check.run}` timed out after {timeout:g}s"
-    elif done.not_found:
-        status, summary = "error", f"`{check.run}`: command not found"
-    else:
-        status, summary = "failed", f"`{check.run}` failed with exit {done.returncode}"
+    status, summary = command_outcome(done, timeout)
     text = "" if done.ok else detail.excerpt([], done.output)
     return CheckResult(check.name, title(check), status, check.required, summary, detail=text,
                        duration_s=done.duration_s)
