@@ -2,7 +2,8 @@
 turns that finding into a notice that keeps the reason, for a reviewer to read.
 
 The comment is read where the language has comments (never inside a string); in files the gate
-does not parse (YAML, TOML, Makefiles) anywhere on the line. `tests-removed` findings sit on base
+does not parse (YAML, TOML, Makefiles) after a `#`, `//` or `<!--` on the line, so prose that
+mentions the syntax (a README) is not read as one. `tests-removed` findings sit on base
 lines that no longer exist and `diff-policy` findings need a person, so neither can be allowed.
 """
 from __future__ import annotations
@@ -25,6 +26,15 @@ class Allow:
     reason: str  # "" when it gives none
 
 
+_COMMENT_START = re.compile(r"#|//|<!--")
+
+
+def unparsed_comment(line: str) -> str:
+    """The comment part of a line of a file the gate does not parse ("" if none)."""
+    m = _COMMENT_START.search(line)
+    return line[m.start():] if m else ""
+
+
 def parse(comment: str) -> Allow | None:
     """The allow comment in `comment`, if any."""
     m = PATTERN.search(comment)
@@ -42,7 +52,7 @@ def at(ctx: DiffContext, path: str, line: int) -> Allow | None:
         return parse((entry.comment if split.lexed else entry.code) if entry else "")
     text = ctx.text(ctx.head, path)
     rows = text.split("\n") if text is not None else []
-    return parse(rows[line - 1]) if 0 < line <= len(rows) else None
+    return parse(unparsed_comment(rows[line - 1])) if 0 < line <= len(rows) else None
 
 
 def _allowed(ctx: DiffContext, check_id: str, finding: Finding) -> Finding:

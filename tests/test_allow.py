@@ -6,8 +6,9 @@ from pathlib import Path
 import pytest
 from gitrepo import make_change
 
-from gate import allow, runner
-from gate.checks import registry
+from gate import allow, config, diff, runner
+from gate.checks import escapes, registry
+from gate.context import DiffContext
 
 
 @pytest.mark.parametrize(("comment", "expected"), [
@@ -66,3 +67,15 @@ def test_allow_in_a_config_file_without_comments_syntax(tmp_path: Path) -> None:
     assert (check.status, [(f.line, f.severity) for f in check.findings]) == (
         "passed", [(3, "notice")])
     assert check.findings[0].message.endswith("(allowed: quieter output, same tests)")
+
+
+def test_prose_that_mentions_the_syntax_is_not_an_allow_comment(tmp_path: Path) -> None:
+    """A README that explains allow comments is not itself one (no comment marker before it);
+    a YAML comment is."""
+    repo, base, head = make_change(tmp_path / "r", {"README.md": "x\n", "ci.yml": "a: 1\n"}, {
+        "README.md": "An allow comment is an `escapes` finding (`gate: allow`).\n",
+        "ci.yml": "a: 1  # gate: allow\n"})
+    ctx = DiffContext(str(repo.path), base, head, config.Config(),
+                      diff.changed_files(str(repo.path), base, head))
+    result = escapes.run(ctx)
+    assert [(f.path, f.line, f.rule) for f in result.findings] == [("ci.yml", 1, "gate: allow")]

@@ -143,7 +143,10 @@ def test_without_a_token_checks_mode_cannot_pass(fake: FakeGitHub, tmp_path: Pat
 
 def test_auto_picks_checks_only_if_one_appears(fake: FakeGitHub, tmp_path: Path) -> None:
     s = settings(fake, tmp_path, mode="auto")
-    factory: Callable[[Settings], Api] = lambda s: Api(s, Pacing.none())  # noqa: E731
+
+    def factory(s: Settings) -> Api:
+        return Api(s, Pacing.none())
+
     clock = Clock()
     assert modes.choose_mode(s, api_factory=factory, waiting=clock.waiting()) == "local"
     assert clock.now == 30

@@ -26,6 +26,7 @@ def _namespaces_unavailable() -> str | None:
 
 
 _WHY = _namespaces_unavailable()
+# gate: allow skip-markers -- skips only on a machine without network namespaces, and says why
 needs_namespaces = pytest.mark.skipif(
     _WHY is not None, reason=f"network namespaces are not available here: {_WHY}")
 

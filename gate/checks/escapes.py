@@ -43,8 +43,8 @@ def _allow_findings(f: ChangedFile, split: Source | None) -> list[Finding]:
         if "gate:" not in added:
             continue
         line = split.lines.get(number) if split is not None else None
-        found = allow.parse(added if line is None else line.comment if split and split.lexed
-                            else line.code)
+        found = allow.parse(allow.unparsed_comment(added) if line is None
+                            else line.comment if split and split.lexed else line.code)
         why = allow.problem(found) if found is not None else None
         if why is not None:
             out.append(Finding(f.path, number, "gate: allow", why, severity="warning"))
