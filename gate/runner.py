@@ -6,6 +6,7 @@ import functools
 import os
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from gate import (
@@ -191,13 +192,20 @@ def _runtime_checks(change: Change, progress: Progress) -> dict[str, CheckResult
             return results
         command = test_cmd
         spaces = _side_by_side(change, ws, root) if cfg.parallel and cfg.runs > 1 else []
-        results[suite.ID] = _timed(suite.ID, progress,
-                                   lambda: suite.run(ws, command, cfg.runs, spaces))
+        # The collections of the test-count comparison run while the suite runs (they only
+        # read the checkout), and are done before base-tests puts the base's files over it.
+        background = ThreadPoolExecutor(max_workers=1)
+        try:
+            collections = background.submit(_count_drop, change, ws, root, command)
+            results[suite.ID] = _timed(suite.ID, progress,
+                                       lambda: suite.run(ws, command, cfg.runs, spaces))
+            dropped = collections.result()
+        finally:
+            background.shutdown(wait=True)
         results[base_tests.ID] = _timed(
             base_tests.ID, progress, lambda: base_tests.run(change.diff, ws, command))
         _user_checks(change, ws, progress, results)
         _baseline(change, ws, results)
-        dropped = _count_drop(change, ws, root, command)
         if dropped:
             results[_DROPPED] = CheckResult(tests_removed.ID, "", "failed", False, "",
                                             findings=tuple(dropped))
