@@ -7,25 +7,24 @@ import os
 import signal
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import FrameType
 
-from gate import __version__, hook, init, propose, runner, shallow, workspace
+from gate import __version__, runner, shallow, workspace
 from gate.checks import registry
 from gate.errors import GateError
 from gate.models import Report
-from gate.report import github, json_report, sarif, text
+from gate.report import json_report, text
 from gate.verdict import EXIT_CANNOT_JUDGE, EXIT_CODES
 
-FORMATS = {"text": text.render, "json": json_report.render, "github": github.render,
-           "sarif": sarif.render}
+FORMATS = ("github", "json", "sarif", "text")
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--base", required=True, help="the base ref (branch, tag, SHA)")
     parser.add_argument("--head", default="HEAD", help="the head ref (default: HEAD)")
     parser.add_argument("--repo", default=".", help="the repository (default: current dir)")
-    parser.add_argument("--format", choices=sorted(FORMATS), default="text",
+    parser.add_argument("--format", choices=FORMATS, default="text",
                         help="how to print the report (default: text)")
     parser.add_argument("--report", metavar="FILE", help="also write the JSON report to FILE")
     parser.add_argument("--strict", action="store_true", default=None,
@@ -87,8 +86,18 @@ def _emit(report: Report, fmt: str, report_file: str | None) -> int:
     if report_file:
         with open(report_file, "w", encoding="utf-8") as f:
             f.write(json_report.render(report))
-    sys.stdout.write(FORMATS[fmt](report))
+    sys.stdout.write(_renderer(fmt)(report))
     return EXIT_CODES[report.verdict]
+
+
+def _renderer(fmt: str) -> Callable[[Report], str]:
+    if fmt == "github":
+        from gate.report import github
+        return github.render
+    if fmt == "sarif":
+        from gate.report import sarif
+        return sarif.render
+    return json_report.render if fmt == "json" else text.render
 
 
 def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
@@ -128,10 +137,13 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "publish":
         return _publish(args)
     if args.command == "hook":
+        from gate import hook
         return hook.main(args.stage, args.remote)
     if args.command == "init":
+        from gate import init
         return init.main(args.repo, dry_run=args.dry_run, force=args.force)
     if args.command == "checks":
+        from gate import propose
         sys.stdout.write(propose.render(*propose.propose(workspace.resolve_repo(args.repo))))
         return 0
     fetched = shallow.ensure_history(workspace.resolve_repo(args.repo), args.base, args.head)

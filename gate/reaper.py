@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import signal
 import time
 
@@ -20,7 +19,7 @@ PROC = "/proc"
 
 def new_marker(kind: str) -> str:
     """A variable name no other process carries: `GATE_<KIND>_<random hex>`."""
-    return f"GATE_{kind}_{secrets.token_hex(8)}"
+    return f"GATE_{kind}_{os.urandom(8).hex()}"
 
 
 def _environ(pid: str) -> bytes:

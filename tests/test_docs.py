@@ -17,6 +17,17 @@ def test_checks_are_in_the_order_of_the_design() -> None:
 
 
 @pytest.mark.parametrize("check_id", registry.ORDER)
+def test_each_id_names_the_module_that_declares_it(check_id: str) -> None:
+    assert check_id == registry.module(check_id).ID
+    assert callable(registry.module(check_id).run)
+
+
+def test_runtime_and_diff_checks_split_the_order() -> None:
+    assert registry.RUNTIME + registry.DIFF == registry.ORDER
+    assert all(registry.diff_check(c) is registry.module(c).run for c in registry.DIFF)
+
+
+@pytest.mark.parametrize("check_id", registry.ORDER)
 def test_every_check_has_a_readme_section(check_id: str) -> None:
     assert f"\n### `{check_id}`\n" in README
 

@@ -1,43 +1,44 @@
-"""Every check, in the order of DESIGN.md: the runtime checks, then the diff checks."""
+"""Every check, in the order of DESIGN.md: the runtime checks, then the diff checks.
+
+A check's module is imported when it is first asked for, so that `gate run` imports the
+diff checks on the thread that runs them, beside the install, not before it."""
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from types import ModuleType
 
-from gate.checks import (
-    base_tests,
-    check_config,
-    diff_policy,
-    escapes,
-    install,
-    lockfiles,
-    skip_markers,
-    suite,
-    tests_removed,
-)
 from gate.context import DiffContext
 from gate.models import CheckResult
 
-RUNTIME: dict[str, ModuleType] = {m.ID: m for m in (install, suite, base_tests)}
-DIFF: dict[str, Callable[[DiffContext], CheckResult]] = {
-    tests_removed.ID: tests_removed.run,
-    skip_markers.ID: skip_markers.run,
-    escapes.ID: escapes.run,
-    check_config.ID: check_config.run,
-    lockfiles.ID: lockfiles.run,
-    diff_policy.ID: diff_policy.run,
+_MODULES = {
+    "install": "install",
+    "suite": "suite",
+    "base-tests": "base_tests",
+    "tests-removed": "tests_removed",
+    "skip-markers": "skip_markers",
+    "escapes": "escapes",
+    "check-config": "check_config",
+    "lockfiles": "lockfiles",
+    "diff-policy": "diff_policy",
 }
-MODULES: dict[str, ModuleType] = {
-    m.ID: m
-    for m in (install, suite, base_tests, tests_removed, skip_markers, escapes, check_config,
-              lockfiles, diff_policy)
-}
-ORDER: tuple[str, ...] = tuple(MODULES)
+ORDER: tuple[str, ...] = tuple(_MODULES)
+RUNTIME: tuple[str, ...] = ORDER[:3]
+DIFF: tuple[str, ...] = ORDER[3:]
+
+
+def module(check_id: str) -> ModuleType:
+    return importlib.import_module(f"gate.checks.{_MODULES[check_id]}")
 
 
 def title(check_id: str) -> str:
-    return str(MODULES[check_id].TITLE)
+    return str(module(check_id).TITLE)
 
 
 def explanation(check_id: str) -> str:
-    return str(MODULES[check_id].EXPLANATION)
+    return str(module(check_id).EXPLANATION)
+
+
+def diff_check(check_id: str) -> Callable[[DiffContext], CheckResult]:
+    run: Callable[[DiffContext], CheckResult] = module(check_id).run
+    return run

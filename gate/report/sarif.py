@@ -19,7 +19,7 @@ _LEVELS = {"error": "error", "warning": "warning", "notice": "note"}
 
 
 def _rule(check: CheckResult) -> dict[str, Any]:
-    known = check.id in registry.MODULES
+    known = check.id in registry.ORDER
     explanation = registry.explanation(check.id) if known else check.title
     return {
         "id": check.id,
