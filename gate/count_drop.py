@@ -9,7 +9,6 @@ import dataclasses
 import os
 import re
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
 
 from gate import process, testdefs
 from gate.context import DiffContext
@@ -82,10 +81,10 @@ def merge(result: CheckResult, extra: list[Finding]) -> CheckResult:
 
 def head_and_base(checkout: str, base_checkout: str, env: Mapping[str, str],
                   timeout: float) -> tuple[set[str], set[str]] | None:
-    with ThreadPoolExecutor(max_workers=2) as pool:  # the two collections side by side
-        head_future = pool.submit(collected, checkout, env, timeout)
-        base = collected(base_checkout, env, timeout)
-        head = head_future.result()
+    # One after the other: they already run beside the suite's first run, and a third
+    # process on a 2-core machine would slow that run down.
+    base = collected(base_checkout, env, timeout)
+    head = collected(checkout, env, timeout) if base is not None else None
     if head is None or base is None or not os.path.isdir(base_checkout):
         return None
     return base, head

@@ -4,13 +4,14 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
+import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from gate import (
     allow,
+    background,
     baseline,
     count_drop,
     detect,
@@ -53,6 +54,23 @@ class Progress:
 
     def finished(self, result: CheckResult) -> None:
         pass
+
+
+class _OneAtATime(Progress):
+    """`gate run` tells its progress from two threads (the diff checks run beside the
+    install); the caller's Progress hears one call at a time."""
+
+    def __init__(self, inner: Progress) -> None:
+        self._inner = inner
+        self._lock = threading.Lock()
+
+    def started(self, check_id: str, title: str) -> None:
+        with self._lock:
+            self._inner.started(check_id, title)
+
+    def finished(self, result: CheckResult) -> None:
+        with self._lock:
+            self._inner.finished(result)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -106,17 +124,21 @@ def _diff_check(change: Change, check_id: str, fn: Callable[[DiffContext], Check
 
 def _diff_checks(change: Change, progress: Progress) -> dict[str, CheckResult]:
     return {
-        check_id: _timed(check_id, progress, functools.partial(_diff_check, change, check_id, fn))
-        for check_id, fn in registry.DIFF.items()
+        check_id: _timed(check_id, progress, functools.partial(
+            _diff_check, change, check_id, registry.diff_check(check_id)))
+        for check_id in registry.DIFF
     }
 
 
 def _fresh_workspace(root: str, checkout: str, timeout: float,
                      test_prefix: tuple[str, ...] = ()) -> Workspace:
-    """The clean environment, with a new virtual environment for a Python project."""
-    scratch = os.path.join(root, "scratch")
+    """The clean environment, with a new virtual environment for a Python project. Its
+    temporary directory is the run's own, so what commands leave there goes with the run."""
+    scratch, tmp = os.path.join(root, "scratch"), os.path.join(root, "tmp")
     os.mkdir(scratch)
-    env = {**clean_env(), workspace.run_marker(root): "1"}  # killed when the run ends
+    os.mkdir(tmp)
+    env = {**clean_env(), "TMPDIR": tmp,
+           workspace.run_marker(root): "1"}  # killed when the run ends
     if detect.is_python(checkout):
         env = with_venv(installer.uv_settings(env), venv.create(os.path.join(root, "venv")))
     return Workspace(checkout, scratch, env, timeout, test_prefix)
@@ -194,14 +216,16 @@ def _runtime_checks(change: Change, progress: Progress) -> dict[str, CheckResult
         spaces = _side_by_side(change, ws, root) if cfg.parallel and cfg.runs > 1 else []
         # The collections of the test-count comparison run while the suite runs (they only
         # read the checkout), and are done before base-tests puts the base's files over it.
-        background = ThreadPoolExecutor(max_workers=1)
+        collections = background.Background(
+            functools.partial(_count_drop, change, ws, root, command), "gate-collections")
         try:
-            collections = background.submit(_count_drop, change, ws, root, command)
             results[suite.ID] = _timed(suite.ID, progress,
                                        lambda: suite.run(ws, command, cfg.runs, spaces))
-            dropped = collections.result()
-        finally:
-            background.shutdown(wait=True)
+        except BaseException:  # interrupted: end the collections before the root goes
+            workspace.end_commands(root)
+            collections.wait()
+            raise
+        dropped = collections.result()
         results[base_tests.ID] = _timed(
             base_tests.ID, progress, lambda: base_tests.run(change.diff, ws, command))
         _user_checks(change, ws, progress, results)
@@ -228,13 +252,16 @@ def _report(change: Change, results: dict[str, CheckResult], start: float) -> Re
 
 
 def run(options: Options, progress: Progress | None = None) -> Report:
-    """The whole gate: diff checks, then install, suite and base-tests on a fresh checkout."""
+    """The whole gate: install, suite and base-tests on a fresh checkout, and beside them (on
+    a thread: they are Python work, while the runtime checks mostly wait for commands) the
+    diff checks."""
     start = time.monotonic()
-    progress = progress or Progress()
+    progress = _OneAtATime(progress or Progress())
     change = prepare(options)
-    results = _diff_checks(change, progress)
-    results.update(_runtime_checks(change, progress))
-    return _report(change, results, start)
+    scanned = background.Background(functools.partial(_diff_checks, change, progress),
+                                    "gate-diff-checks")
+    results = _runtime_checks(change, progress)
+    return _report(change, {**scanned.result(), **results}, start)
 
 
 def scan(options: Options, progress: Progress | None = None) -> Report:

@@ -30,13 +30,14 @@ def run_marker(root: str) -> str:
     return "GATE_RUN_" + os.path.basename(root)[len(TEMP_PREFIX):]
 
 
-def _end_run(root: str) -> None:
+def end_commands(root: str) -> None:
+    """Kill every process of the run whose root is `root`."""
     reaper.kill_marked(run_marker(root))
 
 
 def clean_stale(tempdir: str | None = None) -> list[str]:
     """Remove the roots (and kill the processes) of gate runs that were killed outright."""
-    return stale.clean(tempdir or tempfile.gettempdir(), TEMP_PREFIX, _end_run)
+    return stale.clean(tempdir or tempfile.gettempdir(), TEMP_PREFIX, end_commands)
 
 
 @contextlib.contextmanager
@@ -49,7 +50,7 @@ def temporary_root() -> Iterator[str]:
         stale.claim(root)
         yield root
     finally:
-        _end_run(root)
+        end_commands(root)
         shutil.rmtree(root, ignore_errors=True)
 
 

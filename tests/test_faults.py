@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from gitrepo import Repo, make_change
+from pyproject_fixture import project
 
 from gate import cli
 
@@ -77,6 +78,33 @@ def test_an_interrupt_in_any_phase_stops_everything_and_removes_everything(
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == code, err
     assert wait_until(lambda: not running(daemon), 5)
+    assert list(temp.iterdir()) == []
+    assert repo.snapshot() == before
+
+
+@pytest.mark.usefixtures("offline_pip")
+def test_an_interrupt_while_the_test_count_collections_run_ends_them_at_once(
+    tmp_path: Path
+) -> None:
+    """The collections run on a thread beside the suite; Ctrl-C does not wait for them."""
+    pidfile = tmp_path / "collection.pid"
+    conftest = ("import os, time\n\n\ndef pytest_configure(config):\n"
+                "    if config.option.collectonly:\n"
+                f"        open({str(pidfile)!r}, 'w').write(str(os.getpid()))\n"
+                "        time.sleep(120)\n")
+    slow = "import time\n\n\ndef test_slow():\n    time.sleep(120)\n"
+    repo, _, _ = make_change(tmp_path / "r", project(),
+                             {"conftest.py": conftest, "tests/test_slow.py": slow})
+    before = repo.snapshot()
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    proc = gate_process(repo.path, temp)
+    assert wait_until(lambda: pidfile.exists() and pidfile.read_text(), 120), proc.communicate()
+    collection = int(pidfile.read_text())
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert wait_until(lambda: not running(collection), 5)
     assert list(temp.iterdir()) == []
     assert repo.snapshot() == before
 
