@@ -6,11 +6,11 @@ already, and a test moved to another file is not gone.)"""
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
+import shlex
 from collections.abc import Mapping
 
-from gate import process, testdefs
+from gate import junit, process, testdefs
 from gate.context import DiffContext
 from gate.models import CheckResult, Finding
 
@@ -79,12 +79,66 @@ def merge(result: CheckResult, extra: list[Finding]) -> CheckResult:
                                findings=(*result.findings, *extra))
 
 
-def head_and_base(checkout: str, base_checkout: str, env: Mapping[str, str],
-                  timeout: float) -> tuple[set[str], set[str]] | None:
-    # One after the other: they already run beside the suite's first run, and a third
-    # process on a 2-core machine would slow that run down.
+@dataclasses.dataclass(frozen=True)
+class Collections:
+    base: set[str]
+    head: set[str] | None  # None: the suite's first run stands for the head's collection
+
+
+def collect(base_checkout: str, checkout: str, command: str, env: Mapping[str, str],
+            timeout: float) -> Collections | None:
+    """The base's collection, and the head's unless the suite's first run will tell it (see
+    `whole_suite`). Runs beside the suite, so one after the other: a third process on a
+    2-core machine would slow the suite's run down. None when a collection did not finish."""
     base = collected(base_checkout, env, timeout)
-    head = collected(checkout, env, timeout) if base is not None else None
-    if head is None or base is None or not os.path.isdir(base_checkout):
+    if base is None:
         return None
-    return base, head
+    if whole_suite(command):
+        return Collections(base, None)
+    head = collected(checkout, env, timeout)
+    return Collections(base, head) if head is not None else None
+
+
+def head_collection(sets: Collections, suite_report: str, checkout: str,
+                    env: Mapping[str, str], timeout: float) -> set[str] | None:
+    """What the head collects: the tests in the suite's first JUnit report, or (when that
+    report is missing, or shares no test with the base, so it cannot stand for the
+    collection) a collection of the head's checkout."""
+    if sets.head is not None:
+        return sets.head
+    cases = junit.parse(suite_report)
+    ran = {c.name for c in cases or ()}
+    if ran and (ran & sets.base or not sets.base):
+        return ran
+    return collected(checkout, env, timeout)
+
+
+_PYTEST = re.compile(r"^(?:\S*python[\d.]*\s+-m\s+pytest|\S*pytest|\S*py\.test)$")
+# Options that change what pytest prints or how it runs tests, never which tests it runs.
+_NEUTRAL = re.compile(
+    r"^(?:-[qvsl]+|-r\w+|--tb=\w+|--color=\w+|--durations=\d+|--strict-markers"
+    r"|--strict-config|--no-header|--showlocals|-n\s*(?:\d+|auto|logical)"
+    r"|--numprocesses=(?:\d+|auto|logical))$")
+
+
+def whole_suite(command: str) -> bool:
+    """Whether `command` runs pytest on everything it collects, with no path, `-k`, `-m`,
+    plugin or other option that could select tests: then its JUnit report lists exactly
+    the tests the head collects, and that collection need not be run again."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return False
+    for prefix in (3, 1):
+        if len(words) >= prefix and _PYTEST.match(" ".join(words[:prefix])):
+            rest = words[prefix:]
+            break
+    else:
+        return False
+    joined: list[str] = []
+    for word in rest:  # `-n 4`: an option and its value
+        if joined and joined[-1] == "-n":
+            joined[-1] += " " + word
+        else:
+            joined.append(word)
+    return all(_NEUTRAL.match(word) for word in joined)

@@ -165,14 +165,26 @@ def _baseline(change: Change, ws: Workspace, results: dict[str, CheckResult]) ->
         results.update({k: redact.check(r) for k, r in classified.items()})
 
 
-def _count_drop(change: Change, ws: Workspace, root: str, command: str) -> list[Finding]:
-    """Tests collected at base that the head no longer collects (pytest only)."""
+def _collections(change: Change, ws: Workspace, root: str,
+                 command: str) -> count_drop.Collections | None:
+    """The collections for the test-count comparison (pytest only), when the change touches
+    what decides them; run beside the suite."""
     if (not detect.is_python(ws.checkout) or "pytest" not in command
             or not count_drop.may_change_collection(change.diff)):
-        return []
+        return None
     base = workspace.checkout(change.repo, change.diff.base, os.path.join(root, "base"))
-    sets = count_drop.head_and_base(ws.checkout, base, ws.env, ws.timeout)
-    return count_drop.findings(change.diff, *sets) if sets else []
+    return count_drop.collect(base, ws.checkout, command, ws.env, ws.timeout)
+
+
+def _count_drop(change: Change, ws: Workspace, sets: count_drop.Collections | None,
+                ) -> list[Finding]:
+    """Tests collected at base that the head no longer runs (before base-tests puts the
+    base's files over the checkout)."""
+    if sets is None:
+        return []
+    head = count_drop.head_collection(sets, os.path.join(ws.scratch, suite.FIRST_REPORT),
+                                      ws.checkout, ws.env, ws.timeout)
+    return count_drop.findings(change.diff, sets.base, head) if head is not None else []
 
 
 def _side_by_side(change: Change, ws: Workspace, root: str) -> list[Workspace]:
@@ -217,7 +229,7 @@ def _runtime_checks(change: Change, progress: Progress) -> dict[str, CheckResult
         # The collections of the test-count comparison run while the suite runs (they only
         # read the checkout), and are done before base-tests puts the base's files over it.
         collections = background.Background(
-            functools.partial(_count_drop, change, ws, root, command), "gate-collections")
+            functools.partial(_collections, change, ws, root, command), "gate-collections")
         try:
             results[suite.ID] = _timed(suite.ID, progress,
                                        lambda: suite.run(ws, command, cfg.runs, spaces))
@@ -225,7 +237,7 @@ def _runtime_checks(change: Change, progress: Progress) -> dict[str, CheckResult
             workspace.end_commands(root)
             collections.wait()
             raise
-        dropped = collections.result()
+        dropped = _count_drop(change, ws, collections.result())
         results[base_tests.ID] = _timed(
             base_tests.ID, progress, lambda: base_tests.run(change.diff, ws, command))
         _user_checks(change, ws, progress, results)

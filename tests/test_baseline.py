@@ -17,9 +17,9 @@ SUB_BROKEN_AT_BASE = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    
 BOTH_BROKEN = "def add(a, b):\n    return a * b\n\n\ndef sub(a, b):\n    return a + b\n"
 
 
-def run(capsys: pytest.CaptureFixture[str], repo: Path) -> dict[str, Any]:
+def run(capsys: pytest.CaptureFixture[str], repo: Path, *args: str) -> dict[str, Any]:
     cli.main(["run", "--repo", str(repo), "--base", "main", "--head", "change", "--runs", "1",
-              "--format", "json"])
+              "--format", "json", *args])
     report: dict[str, Any] = json.loads(capsys.readouterr().out)
     return report
 
@@ -48,14 +48,24 @@ def test_each_failing_test_is_a_regression_or_pre_existing(
     assert report["verdict"] == "fail"
 
 
+@pytest.mark.parametrize(("command", "collections"), [
+    ("python -m pytest", 1),  # the suite's first run stands for the head's collection
+    ("python -m pytest -q tests", 2),  # a path: the run may not be the whole collection
+])
 def test_a_deselecting_conftest_is_a_count_drop_and_no_baseline_runs_when_the_head_passes(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, collections: int
 ) -> None:
-    conftest = (
-        "def pytest_collection_modifyitems(config, items):\n"
+    log = tmp_path / "collections.log"
+    count = ("def pytest_sessionstart(session):\n"
+             "    if session.config.option.collectonly:\n"
+             f"        open({str(log)!r}, 'a').write('collection\\n')\n")
+    conftest = count + (
+        "\n\ndef pytest_collection_modifyitems(config, items):\n"
         "    items[:] = [i for i in items if i.name != 'test_sub']\n")
-    repo, _, _ = make_change(tmp_path / "r", project(), {"conftest.py": conftest})
-    report = run(capsys, repo.path)
+    repo, _, _ = make_change(tmp_path / "r", project(**{"conftest.py": count}),
+                             {"conftest.py": conftest})
+    report = run(capsys, repo.path, "--test", command)
+    assert log.read_text() == "collection\n" * collections
     assert check(report, "suite")["summary"] == "1 of 1 runs passed, 1/1 tests"
     removed = check(report, "tests-removed")
     assert (removed["status"], removed["summary"]) == (

@@ -29,6 +29,10 @@ Resolve: fix the failing test or the code under it; make a flaky test determinis
 (fixed seeds, no shared state, no real time or network)."""
 
 
+REPORT = "suite-{}.xml"  # run N's JUnit report, in the scratch directory
+FIRST_REPORT = REPORT.format(1)
+
+
 def _findings(runs: list[TestRun]) -> list[Finding]:
     failures: dict[str, list[CaseResult]] = defaultdict(list)
     counted = [r.counts for r in runs if r.counts is not None]
@@ -72,7 +76,7 @@ def _status(runs: list[TestRun]) -> Status:
 def _one_after_another(ws: Workspace, command: str, runs: int) -> list[TestRun]:
     results: list[TestRun] = []
     for i in range(1, runs + 1):
-        result = run_tests(ws, command, os.path.join(ws.scratch, f"suite-{i}.xml"))
+        result = run_tests(ws, command, os.path.join(ws.scratch, REPORT.format(i)))
         results.append(result)
         if result.completed.not_found:
             break  # the command will not appear by itself: no point in more runs
@@ -84,7 +88,7 @@ def _side_by_side(spaces: Sequence[Workspace], command: str) -> list[TestRun]:
     with ThreadPoolExecutor(max_workers=len(spaces)) as pool:
         return list(pool.map(
             lambda i: run_tests(spaces[i], command,
-                                os.path.join(spaces[i].scratch, f"suite-{i + 1}.xml")),
+                                os.path.join(spaces[i].scratch, REPORT.format(i + 1))),
             range(len(spaces))))
 
 
