@@ -42,3 +42,8 @@ def explanation(check_id: str) -> str:
 def diff_check(check_id: str) -> Callable[[DiffContext], CheckResult]:
     run: Callable[[DiffContext], CheckResult] = module(check_id).run
     return run
+
+
+def skipped(check_id: str, why: str, required: bool = True) -> CheckResult:
+    """The result of a check that did not run, and why."""
+    return CheckResult(check_id, title(check_id), "skipped", required, why)

@@ -5,7 +5,7 @@ import sys
 from typing import TextIO
 
 from gate.models import CheckResult, Finding, Report
-from gate.runner import Progress
+from gate.progress import Progress
 
 _MARK = {"passed": "ok", "failed": "FAIL", "timeout": "TIMEOUT", "error": "ERROR",
          "skipped": "skip"}
