@@ -5,7 +5,10 @@ come from); its `stages` narrowed among the hook types the base installs (`pre-c
 `default_install_hook_types` says more); `files`, `exclude` or the top-level ones changed so that
 a hook no longer sees a file of the head it saw with the base's config (judged on the head's
 tracked files, so a changed pattern that leaves out nothing raises nothing); `types` or
-`exclude_types` made stricter, `types_or` shortened; a hook added to pre-commit.ci's `ci.skip`.
+`exclude_types` made stricter, `types_or` shortened; a hook added to pre-commit.ci's `ci.skip`;
+a hook's `entry` changed (the command it runs); its `args` losing an argument, or gaining one
+that tells a tool to check less (`--exit-zero`, `--ignore=...`, `--disable`, another config
+file...). An argument added that checks more (`--strict`) raises nothing.
 """
 from __future__ import annotations
 
@@ -19,6 +22,11 @@ Change = tuple[int, str]  # head line, message
 Table = dict[str, object]
 Hook = tuple[tuple[Key, ...], Table]  # path from the document root, the hook
 
+# Arguments that make a linter or type checker check less, or check by other rules.
+_LOOSER_ARG = re.compile(
+    r"^(?:--?(?:exit-zero|(?:extend-)?ignore\w*|disable\w*|skip\w*|(?:extend-)?exclude\w*"
+    r"|per-file-ignores|no-\w+|allow\w*|(?:extend-)?select|max-\w+|config\w*|rcfile"
+    r"|settings\w*|fail-under|baseline|show-error-codes)|-i)(?:[=\s].*)?$")
 _STAGE_NAMES = {"commit": "pre-commit", "push": "pre-push", "merge-commit": "pre-merge-commit"}
 _FILTERS = ("files", "exclude")
 # File types of `identify` that a suffix decides, for telling which files a hook sees; other
@@ -128,6 +136,26 @@ def _hook(name: str, base: Table, head: Table, old: Table, new: Table,
         out.append((key, narrowed))
     out.extend((key, f"hook `{name}`: {text}: it checks fewer files")
                for key, text in _types(old, new))
+    return out + _command(name, old, new)
+
+
+def _words(args: object) -> list[str]:
+    return [str(a) for a in args] if isinstance(args, list) else []
+
+
+def _command(name: str, old: Table, new: Table) -> list[tuple[Key, str]]:
+    """The command a hook runs: its `entry`, and its `args` losing or loosening."""
+    out: list[tuple[Key, str]] = []
+    if "entry" in old and old.get("entry") != new.get("entry"):
+        out.append(("entry", f"hook `{name}`: entry {show(old['entry'])} -> "
+                    f"{show(new.get('entry', ABSENT))}: it runs another command"))
+    before, after = _words(old.get("args")), _words(new.get("args"))
+    removed = [a for a in before if a not in after]
+    looser = [a for a in after if a not in before and _LOOSER_ARG.match(a)]
+    if removed or looser:
+        what = "; ".join([*(f"{a} removed" for a in removed), *(f"{a} added" for a in looser)])
+        out.append(("args", f"hook `{name}`: args {show(old.get('args', ABSENT))} -> "
+                    f"{show(new.get('args', ABSENT))} ({what}): it may check less"))
     return out
 
 

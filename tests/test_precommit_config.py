@@ -50,7 +50,13 @@ def _run(tmp_path: Path, head: str) -> list[tuple[int, str, str]]:
      'top level: exclude (unset) -> "^(src|tests)/": no hook checks src/app.py (and 1 more)'),
     ("repos:\n", "ci:\n  skip: [pytest]\nrepos:\n", 2,
      "hook `pytest` added to ci.skip: pre-commit.ci no longer runs it"),
-], ids=["removed", "stages", "exclude", "files", "types", "top-level-exclude", "ci-skip"])
+    ("        entry: pytest -q\n", "        entry: pytest -q tests/test_app.py\n", 11,
+     'hook `pytest`: entry "pytest -q" -> "pytest -q tests/test_app.py": it runs another '
+     "command"),
+    ("      - id: ruff\n", "      - id: ruff\n        args: [--exit-zero]\n", 6,
+     'hook `ruff`: args (unset) -> ["--exit-zero"] (--exit-zero added): it may check less'),
+], ids=["removed", "stages", "exclude", "files", "types", "top-level-exclude", "ci-skip",
+        "entry", "args-exit-zero"])
 def test_hook_weakened(tmp_path: Path, old: str, new: str, line: int, message: str) -> None:
     head = CONFIG.replace(old, new)
     assert head != CONFIG
@@ -85,6 +91,36 @@ def test_exclude_widened(tmp_path: Path) -> None:
         "files-other-types", "reformatted"])
 def test_honest_changes_raise_nothing(tmp_path: Path, head: str) -> None:
     assert _run(tmp_path, head) == []
+
+
+WITH_ARGS = CONFIG.replace("      - id: ruff\n",
+                           "      - id: ruff\n        args: [--fix, --select=EFB]\n")
+
+
+@pytest.mark.parametrize(("head", "message"), [
+    (WITH_ARGS.replace("--fix, --select=EFB", "--fix"),
+     'hook `ruff`: args ["--fix", "--select=EFB"] -> ["--fix"] (--select=EFB removed): '
+     "it may check less"),
+    (WITH_ARGS.replace("--fix, ", "--fix, --ignore=B006, "),
+     'hook `ruff`: args ["--fix", "--select=EFB"] -> ["--fix", "--ignore=B006", '
+     '"--select=EFB"] (--ignore=B006 added): it may check less'),
+    (WITH_ARGS.replace("--select=EFB", "--select=E"),
+     'hook `ruff`: args ["--fix", "--select=EFB"] -> ["--fix", "--select=E"] '
+     "(--select=EFB removed; --select=E added): it may check less"),
+], ids=["select-removed", "ignore-added", "select-narrowed"])
+def test_args_loosened(tmp_path: Path, head: str, message: str) -> None:
+    assert found(tmp_path, {**FILES, PATH: WITH_ARGS}, {PATH: head}) == [
+        (6, "pre-commit-config", message)]
+
+
+@pytest.mark.parametrize("head", [
+    WITH_ARGS.replace("--fix, ", "--fix, --strict, "),  # checks more
+    WITH_ARGS.replace("[--fix, --select=EFB]", "\n          - --fix\n"
+                      "          - --select=EFB"),  # the same list, written as a block
+    WITH_ARGS.replace("--fix, --select=EFB", "--select=EFB, --fix"),  # reordered
+], ids=["strict-added", "reformatted", "reordered"])
+def test_args_that_check_as_much_raise_nothing(tmp_path: Path, head: str) -> None:
+    assert found(tmp_path, {**FILES, PATH: WITH_ARGS}, {PATH: head}) == []
 
 
 def test_exclude_narrowed_raises_nothing(tmp_path: Path) -> None:
