@@ -92,3 +92,60 @@ def test_other_json_files_are_not_tsconfig(tmp_path: Path) -> None:
     base = '{"compilerOptions": {"strict": true}}\n'
     assert found(tmp_path, {"src/settings.json": base, "tsconfig.json.bak": base},
                  {"src/settings.json": "{}\n", "tsconfig.json.bak": "{}\n"}) == []
+
+
+STRICT = '{"compilerOptions": {"strict": true, "noUnusedLocals": true}}\n'
+LOOSE = '{"compilerOptions": {"strict": false}}\n'
+SHARED = {"tsconfig.strict.json": STRICT, "configs/loose.json": LOOSE}
+
+
+def extending(target: str) -> str:
+    return f'{{\n  "extends": {target},\n  "compilerOptions": {{"outDir": "dist"}}\n}}\n'
+
+
+@pytest.mark.parametrize(("head", "line", "messages"), [
+    (extending('"./configs/loose.json"'), 2, [
+        "compilerOptions.strict: true -> false",
+        "compilerOptions.noUnusedLocals: true -> (unset)"]),
+    (extending('"./configs/loose"'), 2, [  # TypeScript adds the .json
+        "compilerOptions.strict: true -> false",
+        "compilerOptions.noUnusedLocals: true -> (unset)"]),
+    (extending('["./tsconfig.strict.json", "./configs/loose.json"]'), 2, [  # the last one wins
+        "compilerOptions.strict: true -> false"]),
+    ('{\n  "compilerOptions": {"outDir": "dist", "noUnusedLocals": true}\n}\n', 2, [
+        "compilerOptions.strict: true -> (unset)"]),
+], ids=["laxer-file", "without-suffix", "list", "extends-removed"])
+def test_extends_a_laxer_file_of_the_repository(
+    tmp_path: Path, head: str, line: int, messages: list[str]
+) -> None:
+    base = {**SHARED, "tsconfig.json": extending('"./tsconfig.strict.json"')}
+    assert found(tmp_path, base, {"tsconfig.json": head}) == [
+        (line, "tsconfig", f"{m}; {NOTE}") for m in messages]
+
+
+@pytest.mark.parametrize("head", [
+    extending('"./tsconfig.strict.json"').replace('"dist"', '"build"'),  # its own options
+    # the extended options written out in the file itself
+    '{\n  "compilerOptions": {"outDir": "dist", "strict": true, "noUnusedLocals": true}\n}\n',
+    extending('"./configs/strictest.json"'),  # a stricter file
+], ids=["own-option", "inlined", "stricter-file"])
+def test_extends_that_checks_as_much_raises_nothing(tmp_path: Path, head: str) -> None:
+    base = {**SHARED, "tsconfig.json": extending('"./tsconfig.strict.json"'),
+            "configs/strictest.json": ('{"extends": "../tsconfig.strict.json", '
+                                       '"compilerOptions": {"noImplicitReturns": true}}\n')}
+    assert found(tmp_path, base, {"tsconfig.json": head}) == []
+
+
+def test_extends_a_package_changed_is_a_finding(tmp_path: Path) -> None:
+    base = extending('"@tsconfig/strictest/tsconfig.json"')
+    head = extending('"@tsconfig/recommended/tsconfig.json"')
+    assert found(tmp_path, {"tsconfig.json": base}, {"tsconfig.json": head}) == [(
+        2, "tsconfig", 'extends: "@tsconfig/strictest/tsconfig.json" -> '
+        '"@tsconfig/recommended/tsconfig.json"; the compiler\'s settings now come from a '
+        "package the gate cannot read: check they are as strict")]
+
+
+def test_an_extends_cycle_ends(tmp_path: Path) -> None:
+    base = {"tsconfig.json": extending('"./tsconfig.json"'), "tsconfig.a.json": STRICT}
+    head = extending('"./tsconfig.json"').replace('"dist"', '"out"')
+    assert found(tmp_path, base, {"tsconfig.json": head}) == []

@@ -205,16 +205,32 @@ def _gitattributes(path: str, old: str | None, new: str | None, f: ChangedFile) 
     return out
 
 
-def _tsconfig(path: str, old: str | None, new: str | None, f: ChangedFile) -> list[Finding]:
-    if old is None:  # a new tsconfig loosens nothing that was checked
-        return []
-    return _parsed(tsconfig_diff.load, _changes("tsconfig", tsconfig_diff.compare))(
-        path, old, new, f)
+def _tsconfig(sides: Callable[[str], tuple[str | None, str | None]]) -> Handler:
+    """tsconfig files compared with what each side inherits through `extends`; `sides` reads
+    a path at base and at head."""
+    def compare(path: str, base: Table, head: Table, new: str) -> list[Finding]:
+        return [_finding(path, line, "tsconfig", message) for line, message in
+                tsconfig_diff.compare(
+                    tsconfig_diff.resolved(path, base, lambda p: sides(p)[0]),
+                    tsconfig_diff.resolved(path, head, lambda p: sides(p)[1]), new)]
+
+    def handler(path: str, old: str | None, new: str | None, f: ChangedFile) -> list[Finding]:
+        if old is None:  # a new tsconfig loosens nothing that was checked
+            return []
+        return _parsed(tsconfig_diff.load, compare)(path, old, new, f)
+    return handler
 
 
-def handler_for(path: str, paths: Callable[[], list[str]] = list) -> Handler | None:
+def _nothing(_path: str) -> tuple[str | None, str | None]:
+    return None, None
+
+
+def handler_for(path: str, paths: Callable[[], list[str]] = list,
+                sides: Callable[[str], tuple[str | None, str | None]] = _nothing,
+                ) -> Handler | None:
     """The comparison for a changed path, None when the file is not configuration; `paths`
-    lists the files tracked at head (for pre-commit's file patterns)."""
+    lists the files tracked at head (for pre-commit's file patterns), `sides` reads another
+    file at base and at head (for what a tsconfig extends)."""
     name = posixpath.basename(path)
     if path == ".gitattributes":
         return _gitattributes
@@ -232,7 +248,7 @@ def handler_for(path: str, paths: Callable[[], list[str]] = list) -> Handler | N
     if name in MAKEFILES:
         return _parsed(makefile.parse, _makefile)
     if tsconfig_diff.is_tsconfig(name):
-        return _tsconfig
+        return _tsconfig(sides)
     if path == ".gate.toml":
         return _parsed(toml.loads, _python_config(python_config_diff.gate_toml))
     if name in python_config_diff.INI_FILES:
@@ -250,8 +266,11 @@ def run(ctx: DiffContext) -> CheckResult:
             tracked.append(git.ls_files(ctx.repo, ctx.head))
         return tracked[0]
 
+    def sides(path: str) -> tuple[str | None, str | None]:
+        return ctx.text(ctx.base, path), ctx.text(ctx.head, path)
+
     files = [(f, h) for f in ctx.files if not f.binary
-             for h in [handler_for(f.path, paths)] if h is not None
+             for h in [handler_for(f.path, paths, sides)] if h is not None
              and (f.path.startswith(".github/") or not ctx.is_vendored(f.path))]
     changed = [f.path for f, _ in files]
     base, head = ctx.read(ctx.base, changed), ctx.read(ctx.head, changed)
