@@ -292,6 +292,26 @@ def test_a_full_or_read_only_temporary_directory_is_exit_2(
     assert repo.snapshot() == before
 
 
+def test_a_disk_that_fills_during_the_install_is_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo, _, _ = make_change(tmp_path / "r", {"a.txt": "a\n"}, {"a.txt": "b\n"})
+    before = repo.snapshot()
+    with mounted(tmp_path / "tmp", "size=1m") as temp:
+        monkeypatch.setattr(tempfile, "tempdir", str(temp))
+        code = cli.main(["run", "--repo", str(repo.path), "--base", "main", "--head", "change",
+                         "--install", 'head -c 4000000 /dev/zero > "$TMPDIR/fill"',
+                         "--test", "true", "--runs", "1", "--format", "json"])
+        out, err = capsys.readouterr()
+        left = list(temp.iterdir())
+    assert (code, out) == (2, "")
+    assert err.startswith("gate: error: the disk filled up during the install "
+                          "(`No space left on device` in its output): free space where the "
+                          f"gate's temporary directory is ({temp})"), err
+    assert left == []
+    assert repo.snapshot() == before
+
+
 def test_awkward_files_are_answered_never_a_crash(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -1,9 +1,13 @@
 """install: the project installs from scratch with its own install command."""
 from __future__ import annotations
 
+import os
+import re
+
 from gate import detail, process
 from gate.checks.common import command_outcome
 from gate.context import Workspace
+from gate.errors import GateError
 from gate.models import CheckResult
 
 ID = "install"
@@ -18,10 +22,22 @@ Resolve: declare the dependency in the project's manifest (pyproject.toml, requi
 package.json), or fix the install command in [tool.gate] on the base branch."""
 
 
+# What installers print when the disk is full: the machine's fault, not the change's.
+_DISK_FULL = re.compile(r"No space left on device|\bENOSPC\b|Disk quota exceeded|\bEDQUOT\b")
+
+
 def run(ws: Workspace, command: str | None) -> CheckResult:
+    """The install's result; GateError (exit 2: the gate cannot judge) when it failed because
+    the disk filled up."""
     if command is None:
         return CheckResult(ID, TITLE, "passed", True, "nothing to install")
     done = process.run_shell(command, cwd=ws.checkout, env=ws.env, timeout=ws.timeout)
+    full = None if done.ok else _DISK_FULL.search(done.output)
+    if full:
+        temp = os.path.dirname(os.path.dirname(ws.scratch))  # above the run's own root
+        raise GateError(f"the disk filled up during the install (`{full.group(0)}` in its "
+                        f"output): free space where the gate's temporary directory is ({temp}), "
+                        "or point TMPDIR at a larger disk, and run again")
     status, summary = command_outcome(done, ws.timeout)
     text = "" if done.ok else detail.excerpt([], done.output)
     return CheckResult(ID, TITLE, status, True, summary, detail=text,
