@@ -4,7 +4,9 @@ A command's process that leaves its session (`setsid`) *and* empties its environ
 (`env -i`) escapes `reaper.kill_marked`. On Linux the gate's command line makes itself a
 "child subreaper" (prctl PR_SET_CHILD_SUBREAPER): such a process, once its parent dies, becomes
 the gate's child instead of init's. When a run ends no command of the gate is running, so a
-child of the gate in a session of its own can only be one of those, and is killed.
+child of the gate in a session of its own can only be one of those, and is killed. (The gate's
+own git commands stay in its session; the fetch that deepens a shallow clone, which may leave
+git's maintenance running detached in the user's repository, runs before the gate adopts.)
 
 Only the command line adopts: a program that calls the Python API keeps its process as it is.
 """

@@ -39,7 +39,7 @@ class OneAtATime(Progress):
 
 
 def timed(check_id: str, progress: Progress, fn: Callable[[], CheckResult],
-           title: str | None = None) -> CheckResult:
+          title: str | None = None) -> CheckResult:
     """Run one check, telling `progress` of its start and end; its result is redacted."""
     progress.started(check_id, title or registry.title(check_id))
     start = time.monotonic()
