@@ -10,7 +10,7 @@ import traceback
 from collections.abc import Callable, Sequence
 from types import FrameType
 
-from gate import __version__, orphans, runner, shallow, workspace
+from gate import __version__, runner, shallow, workspace
 from gate.checks import registry
 from gate.errors import GateError
 from gate.models import Report
@@ -129,7 +129,7 @@ def _publish(args: argparse.Namespace) -> int:
     return publish.publish(publish.load_report(args.report), settings, args.report)
 
 
-def _dispatch(args: argparse.Namespace, own_process: bool) -> int:
+def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "explain":
         print(f"{args.check_id}: {registry.title(args.check_id)}\n")
         print(registry.explanation(args.check_id))
@@ -138,8 +138,6 @@ def _dispatch(args: argparse.Namespace, own_process: bool) -> int:
         return _publish(args)
     if args.command == "hook":
         from gate import hook
-        if args.stage == "pre-push" and own_process:  # runs the whole gate
-            orphans.adopt()
         return hook.main(args.stage, args.remote)
     if args.command == "init":
         from gate import init
@@ -161,8 +159,6 @@ def _dispatch(args: argparse.Namespace, own_process: bool) -> int:
         return _emit(runner.scan(options, progress), args.format, args.report)
     if args.runs is not None and args.runs < 1:
         raise GateError("--runs must be at least 1")
-    if own_process:  # a daemon that escapes its command comes back to the gate
-        orphans.adopt()
     options = runner.Options(
         base=args.base, head=args.head, repo=args.repo, strict=args.strict,
         install=args.install, test=args.test, runs=args.runs, timeout=args.timeout,
@@ -171,13 +167,10 @@ def _dispatch(args: argparse.Namespace, own_process: bool) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The `gate` program. With `argv` None (the `gate` command, `python -m gate`) the process
-    is the gate's own, and may make itself a subreaper (see gate.orphans); a caller that passes
-    `argv` keeps its process as it is."""
     args = _parser().parse_args(argv)
     previous = signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
-        return _dispatch(args, own_process=argv is None)
+        return _dispatch(args)
     except GateError as e:
         print(f"gate: error: {e}", file=sys.stderr)
         return EXIT_CANNOT_JUDGE

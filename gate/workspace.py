@@ -18,7 +18,7 @@ import subprocess
 import tempfile
 from collections.abc import Iterator
 
-from gate import git, orphans, reaper, stale
+from gate import git, reaper, stale
 from gate.environment import no_git_env
 from gate.errors import GateError
 
@@ -51,7 +51,6 @@ def temporary_root() -> Iterator[str]:
         yield root
     finally:
         end_commands(root)
-        orphans.kill()
         shutil.rmtree(root, ignore_errors=True)
 
 
