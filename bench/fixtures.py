@@ -49,27 +49,30 @@ def commit(root: Path, files: dict[str, str], message: str) -> str:
     return git(root, "rev-parse", "HEAD").strip()
 
 
-def test_file(index: int, seconds: float) -> str:
+def test_file(index: int, seconds: float, busy: bool = False) -> str:
+    wait = (f"    end = time.process_time() + {seconds!r}\n"
+            "    while time.process_time() < end:\n        pass\n" if busy
+            else f"    time.sleep({seconds!r})\n")
     return (f"import time\n\nfrom benchpkg import add\n\n\n"
-            f"def test_add_{index}():\n    time.sleep({seconds!r})\n"
+            f"def test_add_{index}():\n{wait}"
             f"    assert add({index}, 1) == {index + 1}\n")
 
 
 def python_project(root: Path, *, files: int, suite_seconds: float,
-                   deps: tuple[str, ...] = ()) -> tuple[str, str]:
-    """A package with `files` test files whose suite sleeps `suite_seconds` in all; the head
-    changes one test file. Returns (base, head) SHAs."""
+                   deps: tuple[str, ...] = (), busy: bool = False) -> tuple[str, str]:
+    """A package with `files` test files whose suite sleeps (or, `busy`, computes for)
+    `suite_seconds` in all; the head changes one test file. Returns (base, head) SHAs."""
     root.mkdir(parents=True)
     git(root, "init", "-q", "-b", "main")
     per_test = suite_seconds / files
     base = {
         "pyproject.toml": PYPROJECT.format(deps=", ".join(f'"{d}"' for d in deps)),
         "benchpkg/__init__.py": "def add(a, b):\n    return a + b\n",
-        **{f"tests/test_{i:03d}.py": test_file(i, per_test) for i in range(files)},
+        **{f"tests/test_{i:03d}.py": test_file(i, per_test, busy) for i in range(files)},
     }
     base_sha = commit(root, base, "base")
     git(root, "checkout", "-q", "-b", "change")
-    changed = test_file(0, per_test) + "\n\ndef test_extra():\n    assert add(0, 0) == 0\n"
+    changed = test_file(0, per_test, busy) + "\n\ndef test_extra():\n    assert add(0, 0) == 0\n"
     head_sha = commit(root, {"tests/test_000.py": changed}, "head")
     return base_sha, head_sha
 

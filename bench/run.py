@@ -109,18 +109,21 @@ def scoped_base_tests(work: Path, env: dict[str, str], quick: bool) -> dict[str,
 
 
 def parallel_runs(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
-    """The suite's wall time, three runs side by side against one after another, on a suite
-    that sleeps (CPU-light) on this 2-core machine."""
-    repo = work / "parallel"
-    fixtures.python_project(repo, files=10, suite_seconds=0.5 if quick else 2.0)
-    durations = {}
-    for mode, extra in (("sequential", ()), ("parallel", ("--parallel",))):
-        _, report = gate(repo, *extra, env=env)
-        suite = next(c for c in report["checks"] if c["id"] == "suite")
-        durations[mode] = suite["duration_s"]
-    return {**durations, "summary": suite["summary"],
-            "ratio_parallel_to_sequential": round(durations["parallel"]
-                                                  / durations["sequential"], 3)}
+    """The suite's wall time, three runs side by side against one after another, on this
+    2-core machine: for a suite that sleeps (CPU-light) and for one that computes."""
+    out: dict[str, Any] = {}
+    for kind, busy in (("sleeping", False), ("computing", True)):
+        repo = work / f"parallel-{kind}"
+        fixtures.python_project(repo, files=10, suite_seconds=0.5 if quick else 2.0, busy=busy)
+        durations = {}
+        for mode, extra in (("sequential", ()), ("parallel", ("--parallel",))):
+            _, report = gate(repo, *extra, env=env)
+            suite = next(c for c in report["checks"] if c["id"] == "suite")
+            durations[mode] = suite["duration_s"]
+        out[kind] = {**durations, "summary": suite["summary"],
+                     "ratio_parallel_to_sequential": round(durations["parallel"]
+                                                           / durations["sequential"], 3)}
+    return out
 
 
 def environment_creation(work: Path, quick: bool) -> dict[str, Any]:
