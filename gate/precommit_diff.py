@@ -26,7 +26,7 @@ Hook = tuple[tuple[Key, ...], Table]  # path from the document root, the hook
 _LOOSER_ARG = re.compile(
     r"^(?:--?(?:exit-zero|(?:extend-)?ignore\w*|disable\w*|skip\w*|(?:extend-)?exclude\w*"
     r"|per-file-ignores|no-\w+|allow\w*|(?:extend-)?select|max-\w+|config\w*|rcfile"
-    r"|settings\w*|fail-under|baseline|show-error-codes)|-i)(?:[=\s].*)?$")
+    r"|settings\w*|fail-under|baseline)|-i)(?:[=\s].*)?$")
 _STAGE_NAMES = {"commit": "pre-commit", "push": "pre-push", "merge-commit": "pre-merge-commit"}
 _FILTERS = ("files", "exclude")
 # File types of `identify` that a suffix decides, for telling which files a hook sees; other

@@ -121,9 +121,14 @@ def _targets(config: Table) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list) else []
 
 
+def _is_package(target: str) -> bool:
+    """An `extends` that names a package (`@tsconfig/strictest`), not a file by its path."""
+    return not target.startswith(("./", "../"))
+
+
 def _local(path: str, target: str) -> str | None:
     """The repository path an `extends` names, None for a package."""
-    if not target.startswith(("./", "../")):
+    if _is_package(target):
         return None
     joined = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
     return joined if joined.endswith(".json") else joined + ".json"
@@ -153,7 +158,7 @@ def resolved(path: str, config: Table, read: Callable[[str], str | None],
 def _extends(base: Table, head: Table, text: str) -> list[Change]:
     """An `extends` naming a package changed: what it brings cannot be compared here."""
     before, after = _targets(base), _targets(head)
-    packages = [t for t in {*before, *after} if _local("", t) is None]
+    packages = [t for t in {*before, *after} if _is_package(t)]
     if before == after or not packages:
         return []
     return [(json_line(text, ["extends"]),

@@ -126,6 +126,20 @@ def test_a_tests_orphans_are_not_kept_by_the_gate(tmp_path: Path) -> None:
     assert (proc.returncode, json.loads(out)["verdict"]) == (0, "pass"), out
 
 
+def test_what_commands_leave_in_their_temporary_directory_goes_with_the_run(
+    tmp_path: Path
+) -> None:
+    """Commands get a TMPDIR of the run's own; without it this file would stay in `temp`."""
+    repo, _, _ = make_change(tmp_path / "r", {"state.txt": "good\n"}, {"state.txt": "good\n!"})
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    leave = f'echo left > "$TMPDIR/left-by-the-test"; test "$TMPDIR" != {temp}; {PASSES}'
+    proc = gate_process(repo.path, temp, "--install", "true", "--test", leave)
+    out, _ = proc.communicate(timeout=60)
+    assert (proc.returncode, json.loads(out)["verdict"]) == (0, "pass"), out
+    assert list(temp.iterdir()) == []
+
+
 def two_heads(root: Path) -> Repo:
     repo, _, _ = make_change(root, {"state.txt": "good\n"}, {"state.txt": "good too\n"})
     repo.git("checkout", "-q", "-b", "bad", "main")
