@@ -2,8 +2,8 @@
 
     .venv/bin/python bench/output_flood.py [MEGABYTES]
 
-Runs `head -c N MB of /dev/zero | tr` through gate.process.run_shell, as the suite runs a test
-command, in a child process, and prints that process's peak resident memory.
+Runs `head -c N MB of /dev/zero | tr` through gate.execution.process.run_shell, as the suite
+runs a test command, in a child process, and prints that process's peak resident memory.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import sys
 
 CHILD = """
 import os, sys, time
-from gate import process
+from gate.execution import process
 size = int(sys.argv[1]) * 1024 * 1024
 start = time.monotonic()
 done = process.run_shell(f"head -c {size} /dev/zero | tr '\\\\0' 'x'", cwd=".",

@@ -18,7 +18,7 @@ import fixtures
 import hook_latency
 import scan
 
-from gate import installer
+from gate.execution import installer
 
 HERE = Path(__file__).resolve().parent
 PYTHON = sys.executable

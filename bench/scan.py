@@ -2,7 +2,7 @@
 
 Each size is a real git repository: a base commit, then a head that adds the lines (test files
 in Python, JavaScript, TypeScript and Go, with strings, comments and markers) spread over files
-of 500 lines. It prints the time of the diff checks (`gate.runner.scan`, in process) and the
+of 500 lines. It prints the time of the diff checks (`gate.engine.runner.scan`, in process) and the
 ratio to `git diff` of the same refs, which is the floor: the gate must read that diff anyway.
 
     .venv/bin/python bench/scan.py            # 10k, 100k and 1M lines
@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from gate import runner
+from gate.engine import runner
 
 LINES_PER_FILE = 500
 ENV = {**os.environ, "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "b@example.com",

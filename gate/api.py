@@ -3,7 +3,7 @@ that `gate run --format json` prints (`report.to_json()`), and raise GateError w
 exits 2."""
 from __future__ import annotations
 
-from gate import runner
+from gate.engine import runner
 from gate.models import Report
 
 

@@ -10,12 +10,15 @@ import traceback
 from collections.abc import Callable, Sequence
 from types import FrameType
 
-from gate import __version__, runner, shallow, workspace
+from gate import __version__
 from gate.checks import registry
+from gate.engine import runner
+from gate.engine.verdict import EXIT_CANNOT_JUDGE, EXIT_CODES
 from gate.errors import GateError
+from gate.execution import workspace
 from gate.models import Report
 from gate.report import json_report, text
-from gate.verdict import EXIT_CANNOT_JUDGE, EXIT_CODES
+from gate.vcs import shallow
 
 FORMATS = ("github", "json", "sarif", "text")
 
@@ -107,8 +110,7 @@ def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
 def _publish(args: argparse.Namespace) -> int:
     # PyGithub takes a third of a second to import: only `gate publish` pays for it, not the
     # pre-commit hook (`gate hook pre-commit` must feel instant).
-    from gate import publish
-    from gate.github import modes
+    from gate.github import modes, publish
     from gate.github import settings as github_settings
 
     env = dict(os.environ)
@@ -140,10 +142,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from gate import hook
         return hook.main(args.stage, args.remote)
     if args.command == "init":
-        from gate import init
+        from gate.adopt import init
         return init.main(args.repo, dry_run=args.dry_run, force=args.force)
     if args.command == "checks":
-        from gate import propose
+        from gate.adopt import propose
         sys.stdout.write(propose.render(*propose.propose(workspace.resolve_repo(args.repo))))
         return 0
     fetched = shallow.ensure_history(workspace.resolve_repo(args.repo), args.base, args.head)

@@ -7,10 +7,13 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import TextIO
 
-from gate import git, prepush, runner, terminal, workspace
+from gate.engine import runner
+from gate.engine.verdict import EXIT_CANNOT_JUDGE, EXIT_CODES
+from gate.execution import workspace
 from gate.models import Report
+from gate.report import terminal
 from gate.report.text import TextProgress
-from gate.verdict import EXIT_CANNOT_JUDGE, EXIT_CODES
+from gate.vcs import git, prepush
 
 _WORST_FIRST = (EXIT_CANNOT_JUDGE, EXIT_CODES["fail"], EXIT_CODES["needs-review"], 0)
 

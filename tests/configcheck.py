@@ -6,10 +6,11 @@ from pathlib import Path
 
 from gitrepo import make_change
 
-from gate import config, diff
-from gate.checks import check_config
-from gate.context import DiffContext
+from gate.checks.check_config import check as check_config
+from gate.engine import config
+from gate.engine.context import DiffContext
 from gate.models import Finding
+from gate.vcs import diff
 
 
 def findings(tmp_path: Path, base: Mapping[str, str | None],

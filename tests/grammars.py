@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gate import source
+from gate.lang import source
 
 # gate: allow skip-markers -- skips only on Python 3.9, where the grammars are not installed
 needs_tree_sitter = pytest.mark.skipif(

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gate.context import Workspace
-from gate.environment import clean_env
-from gate.testrun import TestRun, run_tests
+from gate.engine.context import Workspace
+from gate.execution.environment import clean_env
+from gate.outcomes.testrun import TestRun, run_tests
 
 
 def run_in(root: Path, command: str, timeout: float = 120) -> TestRun:

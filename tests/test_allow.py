@@ -6,9 +6,10 @@ from pathlib import Path
 import pytest
 from gitrepo import make_change
 
-from gate import allow, config, diff, runner
-from gate.checks import escapes, registry
-from gate.context import DiffContext
+from gate.checks import allow, escapes, registry
+from gate.engine import config, runner
+from gate.engine.context import DiffContext
+from gate.vcs import diff
 
 
 @pytest.mark.parametrize(("comment", "expected"), [

@@ -19,7 +19,7 @@ README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
 
 def test_import_gate_does_not_import_the_engine() -> None:
     code = ("import sys, gate; print(sorted(m for m in sys.modules if m.startswith('gate')));"
-            "gate.run; print('gate.runner' in sys.modules)")
+            "gate.run; print('gate.engine.runner' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.splitlines()
     assert out == ["['gate']", "True"]

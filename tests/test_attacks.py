@@ -265,7 +265,7 @@ def test_attacks_are_also_flagged_without_running_anything(tmp_path: Path) -> No
 
 
 def test_a_directory_turned_into_a_symlink_is_replaced_for_the_while(tmp_path: Path) -> None:
-    from gate.overlay import overlay
+    from gate.execution.overlay import overlay
 
     outside = tmp_path / "outside"
     outside.mkdir()

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from gate import attributes
+from gate.vcs import attributes
 
 RULES = attributes.parse(
     "# comment\n"

@@ -10,9 +10,9 @@ import pytest
 from gitrepo import make_change
 
 import gate
-from gate import runner
-from gate.background import Background
 from gate.checks import registry
+from gate.engine import runner
+from gate.engine.background import Background
 from gate.models import CheckResult
 
 

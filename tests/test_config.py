@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from gitrepo import make_change
 
-from gate import config
+from gate.engine import config
 from gate.errors import GateError
 
 

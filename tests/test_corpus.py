@@ -15,8 +15,8 @@ import pytest
 from gitrepo import make_change
 from grammars import needs_tree_sitter
 
-from gate import runner
 from gate.checks import registry
+from gate.engine import runner
 
 CORPUS = Path(__file__).parent / "corpus"
 CASES = sorted(p.name for p in CORPUS.iterdir() if p.is_dir())

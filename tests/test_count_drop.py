@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gate import count_drop
+from gate.outcomes import count_drop
 
 
 @pytest.mark.parametrize("command", [

@@ -1,8 +1,8 @@
 """A check's detail: at most 1,500 characters, the failing tests first."""
 from __future__ import annotations
 
-from gate import detail
-from gate.results.record import CaseResult
+from gate.outcomes import detail
+from gate.outcomes.record import CaseResult
 
 OUTPUT = "".join(f"log line {i:05d}\n" for i in range(20000)) + "1 failed, 40 passed\n"
 

@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from gate import detect, installer
+from gate.execution import installer
+from gate.outcomes import detect
 
 PIP = installer.pip_install()
 

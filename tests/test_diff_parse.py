@@ -5,7 +5,7 @@ from pathlib import Path
 
 from gitrepo import make_change
 
-from gate import diff
+from gate.vcs import diff
 
 
 def test_content_that_looks_like_headers_is_content(tmp_path: Path) -> None:

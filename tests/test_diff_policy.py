@@ -7,10 +7,11 @@ from pathlib import Path
 import pytest
 from gitrepo import Repo, make_change
 
-from gate import config, diff
 from gate.checks import diff_policy
-from gate.context import DiffContext
+from gate.engine import config
+from gate.engine.context import DiffContext
 from gate.models import CheckResult
+from gate.vcs import diff
 
 WORKFLOW = "on: push\njobs:\n  t:\n    runs-on: x\n    steps:\n      - run: pytest\n"
 

@@ -6,10 +6,12 @@ from pathlib import Path
 import pytest
 from gitrepo import make_change
 
-from gate import config, diff, escape_patterns
 from gate.checks import escapes
-from gate.context import DiffContext
+from gate.engine import config
+from gate.engine.context import DiffContext
+from gate.lang import escape_patterns
 from gate.models import CheckResult
+from gate.vcs import diff
 
 
 def _run(tmp_path: Path, base: Mapping[str, str | None],

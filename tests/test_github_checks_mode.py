@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 from fake_github import REPO, FakeGitHub
 
-from gate import publish
-from gate.github import modes
+from gate.github import modes, publish
 from gate.github.client import Api, Pacing
 from gate.github.required_checks import Waiting
 from gate.github.settings import Settings

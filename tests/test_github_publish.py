@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from fake_github import REPO, FakeGitHub
 
-from gate import cli, publish
+from gate import cli
+from gate.github import publish
 from gate.github.client import Api, Pacing
 from gate.github.settings import Settings
 from gate.models import CheckResult, Finding, Report

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from gitrepo import Repo
 
-from gate import cli, config, toml
+from gate import cli, toml
+from gate.engine import config
 
 BIN = Path(sys.executable).parent
 PYPROJECT = """\

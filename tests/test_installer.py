@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from gate import installer
+from gate.execution import installer
 
 
 def test_pip_settings_are_given_to_uv_and_uvs_own_win() -> None:

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from gate import jsonc
+from gate.checks.check_config import jsonc
 
 
 def test_comments_and_trailing_commas_outside_strings_are_removed() -> None:

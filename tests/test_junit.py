@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gate import junit
-from gate.junit import CaseResult
+from gate.outcomes import junit
+from gate.outcomes.junit import CaseResult
 
 REPORT = """<?xml version="1.0" encoding="utf-8"?>
 <testsuites><testsuite name="pytest" tests="4">

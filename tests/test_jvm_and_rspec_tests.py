@@ -5,7 +5,7 @@ from pathlib import Path
 
 from test_tests_removed import check, found
 
-from gate.testdefs import extract
+from gate.lang.testdefs import extract
 
 JAVA = """\
 package calc;

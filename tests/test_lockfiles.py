@@ -7,10 +7,11 @@ from pathlib import Path
 import pytest
 from gitrepo import make_change
 
-from gate import config, diff
 from gate.checks import lockfiles
-from gate.context import DiffContext
+from gate.engine import config
+from gate.engine.context import DiffContext
 from gate.models import CheckResult
+from gate.vcs import diff
 
 
 def _run(tmp_path: Path, base: Mapping[str, str | None],

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from configcheck import found
 
-from gate import makefile
+from gate.checks.check_config import makefile
 
 MAKEFILE = """\
 PYTEST_ARGS = -q

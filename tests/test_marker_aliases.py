@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from test_skip_markers import check, found
 
-from gate import py_aliases
+from gate.lang import py_aliases
 
 PY = "tests/test_x.py"
 BASE = "def test_a():\n    assert 1\n"

@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 from gitrepo import make_change
 
-from gate import cli, network, process
-from gate.environment import clean_env
+from gate import cli
 from gate.errors import GateError
+from gate.execution import network, process
+from gate.execution.environment import clean_env
 
 
 def _namespaces_unavailable() -> str | None:

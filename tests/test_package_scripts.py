@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from configcheck import found
 
-from gate import package_scripts
+from gate.checks.check_config import package_scripts
 
 SCRIPTS = {
     "start": "node server.js",

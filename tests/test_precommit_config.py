@@ -7,9 +7,10 @@ import pytest
 from configcheck import found
 from gitrepo import make_change
 
-from gate import config, diff, git
-from gate.checks import check_config
-from gate.context import DiffContext
+from gate.checks.check_config import check as check_config
+from gate.engine import config
+from gate.engine.context import DiffContext
+from gate.vcs import diff, git
 
 CONFIG = """\
 repos:

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from gitrepo import Repo
 
-from gate import prepush
 from gate.errors import GateError
+from gate.vcs import prepush
 
 Z40 = "0" * 40
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from gate import process
-from gate.environment import clean_env, no_git_env, with_venv
+from gate.execution import process
+from gate.execution.environment import clean_env, no_git_env, with_venv
 
 
 def test_output_is_combined_and_returned(tmp_path: Path) -> None:

@@ -6,8 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from gate import cli, config, propose, toml
-from gate.config import UserCheck
+from gate import cli, toml
+from gate.adopt import propose
+from gate.engine import config
+from gate.engine.config import UserCheck
 
 
 def write(root: Path, files: dict[str, str]) -> str:

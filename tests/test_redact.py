@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from gate import redact
+from gate.engine import redact
 from gate.models import CheckResult, Finding
 
 TOKEN = "ghp_" + "a1B2" * 9  # 36 characters, the shape of a classic token

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from runners import run_in
 
-from gate.results.record import CaseResult
+from gate.outcomes.record import CaseResult
 
 ASSERT_JS = """\
 const assert = require('assert');

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gate import results
-from gate.results.location import locate
-from gate.results.record import CaseResult, Counts
+from gate.outcomes import reading as results
+from gate.outcomes.location import locate
+from gate.outcomes.record import CaseResult, Counts
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 CALC_TEST = """\

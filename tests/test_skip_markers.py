@@ -7,10 +7,12 @@ from typing import Optional
 import pytest
 from gitrepo import make_change
 
-from gate import config, diff, markers
 from gate.checks import skip_markers
-from gate.context import DiffContext
+from gate.engine import config
+from gate.engine.context import DiffContext
+from gate.lang import markers
 from gate.models import CheckResult
+from gate.vcs import diff
 
 Files = Mapping[str, Optional[str]]
 PY = "tests/test_x.py"

@@ -7,8 +7,8 @@ from typing import Optional
 import pytest
 from grammars import needs_tree_sitter
 
-from gate import source
-from gate.lines import Source
+from gate.lang import source
+from gate.lang.lines import Source
 
 Reader = Callable[[str, str], Optional[Source]]
 

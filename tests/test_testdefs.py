@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from gate.testdefs import extract
+from gate.lang.testdefs import extract
 
 
 def names(path: str, text: str) -> list[tuple[str, int]]:

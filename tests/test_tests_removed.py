@@ -6,10 +6,11 @@ from typing import Optional
 
 from gitrepo import make_change
 
-from gate import config, diff
 from gate.checks import tests_removed
-from gate.context import DiffContext
+from gate.engine import config
+from gate.engine.context import DiffContext
 from gate.models import CheckResult
+from gate.vcs import diff
 
 Files = Mapping[str, Optional[str]]
 

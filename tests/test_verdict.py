@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
+from gate.engine.verdict import decide
 from gate.models import CheckResult, Finding, Status
-from gate.verdict import decide
 
 
 def result(status: Status, required: bool, *findings: Finding) -> CheckResult:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from gitrepo import make_change
 
-from gate import stale, workspace
+from gate.execution import stale, workspace
 
 
 def test_fresh_worktree_has_the_head_and_is_removed(tmp_path: Path) -> None:
@@ -87,7 +87,7 @@ def test_every_process_of_the_run_is_killed_when_its_root_is_removed(
 
 KILLED_RUN = """\
 import os, signal, subprocess, sys
-from gate import workspace
+from gate.execution import workspace
 with workspace.temporary_root() as root:
     env = {**os.environ, workspace.run_marker(root): "1"}
     daemon = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"], env=env,

@@ -6,11 +6,12 @@ import os
 import posixpath
 import shlex
 
-from gate import detail, testfiles
-from gate.context import DiffContext, Workspace
+from gate.engine.context import DiffContext, Workspace
+from gate.execution.overlay import overlay
+from gate.lang import testfiles
 from gate.models import CheckResult, Finding, Status
-from gate.overlay import overlay
-from gate.testrun import is_plain_pytest, run_tests
+from gate.outcomes import detail
+from gate.outcomes.testrun import is_plain_pytest, run_tests
 
 ID = "base-tests"
 TITLE = "The base's tests still pass on the head code"

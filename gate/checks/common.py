@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from gate.execution.process import Completed
 from gate.models import CheckResult, Finding, Status
-from gate.process import Completed
 
 
 def from_findings(

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from gate.checks.common import from_findings
-from gate.context import DiffContext
-from gate.diff import ChangedFile
+from gate.engine.context import DiffContext
 from gate.models import CheckResult, Finding
+from gate.vcs.diff import ChangedFile
 
 ID = "diff-policy"
 TITLE = "Diff within policy"

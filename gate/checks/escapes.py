@@ -1,13 +1,14 @@
 """escapes: new type and lint escapes on added lines, in comments or code, never in strings."""
 from __future__ import annotations
 
-from gate import allow, escape_patterns
+from gate.checks import allow
 from gate.checks.common import from_findings
-from gate.context import DiffContext
-from gate.diff import ChangedFile
-from gate.escape_patterns import EscapePattern
-from gate.lines import Source
+from gate.engine.context import DiffContext
+from gate.lang import escape_patterns
+from gate.lang.escape_patterns import EscapePattern
+from gate.lang.lines import Source
 from gate.models import CheckResult, Finding
+from gate.vcs.diff import ChangedFile
 
 ID = "escapes"
 TITLE = "No new type or lint escapes"

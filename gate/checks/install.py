@@ -4,11 +4,12 @@ from __future__ import annotations
 import os
 import re
 
-from gate import detail, process
 from gate.checks.common import command_outcome
-from gate.context import Workspace
+from gate.engine.context import Workspace
 from gate.errors import GateError
+from gate.execution import process
 from gate.models import CheckResult
+from gate.outcomes import detail
 
 ID = "install"
 TITLE = "Installs from scratch in a fresh environment"

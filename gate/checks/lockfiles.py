@@ -12,9 +12,9 @@ from ruamel.yaml.error import YAMLError
 
 from gate import toml
 from gate.checks.common import from_findings
-from gate.context import DiffContext
-from gate.diff import ChangedFile
+from gate.engine.context import DiffContext
 from gate.models import CheckResult, Finding
+from gate.vcs.diff import ChangedFile
 
 ID = "lockfiles"
 TITLE = "Lockfile changes reviewed"

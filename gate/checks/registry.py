@@ -8,7 +8,7 @@ import importlib
 from collections.abc import Callable
 from types import ModuleType
 
-from gate.context import DiffContext
+from gate.engine.context import DiffContext
 from gate.models import CheckResult
 
 _MODULES = {
@@ -18,7 +18,7 @@ _MODULES = {
     "tests-removed": "tests_removed",
     "skip-markers": "skip_markers",
     "escapes": "escapes",
-    "check-config": "check_config",
+    "check-config": "check_config.check",
     "lockfiles": "lockfiles",
     "diff-policy": "diff_policy",
 }

@@ -1,11 +1,11 @@
 """skip-markers: new skip, xfail, focus and todo markers in the lines the change adds."""
 from __future__ import annotations
 
-from gate import markers, py_aliases
 from gate.checks.common import from_findings
-from gate.context import DiffContext
-from gate.diff import ChangedFile
+from gate.engine.context import DiffContext
+from gate.lang import markers, py_aliases
 from gate.models import CheckResult, Finding, Severity
+from gate.vcs.diff import ChangedFile
 
 ID = "skip-markers"
 TITLE = "No new skip, xfail or focus markers"

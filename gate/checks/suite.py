@@ -7,11 +7,11 @@ from collections import defaultdict
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
-from gate import detail
-from gate.context import Workspace
+from gate.engine.context import Workspace
 from gate.models import CheckResult, Finding, Status
-from gate.results.record import CaseResult
-from gate.testrun import TestRun, run_tests
+from gate.outcomes import detail
+from gate.outcomes.record import CaseResult
+from gate.outcomes.testrun import TestRun, run_tests
 
 ID = "suite"
 TITLE = "The whole suite passes every run"

@@ -4,12 +4,13 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter, defaultdict
 
-from gate import attributes, generated
 from gate.checks.common import from_findings
-from gate.context import DiffContext
-from gate.diff import ChangedFile
+from gate.engine.context import DiffContext
+from gate.lang import generated
+from gate.lang.testdefs import Extraction, extract
 from gate.models import CheckResult, Finding
-from gate.testdefs import Extraction, extract
+from gate.vcs import attributes
+from gate.vcs.diff import ChangedFile
 
 ID = "tests-removed"
 TITLE = "No tests removed"

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from gate import detail, process
 from gate.checks.common import command_outcome
-from gate.config import UserCheck
-from gate.context import Workspace
+from gate.engine.config import UserCheck
+from gate.engine.context import Workspace
 from gate.errors import GateError
+from gate.execution import process
 from gate.models import CheckResult
+from gate.outcomes import detail
 
 EXPLANATION = """\
 A check of the project's own, configured on the base branch as [[tool.gate.checks]] with a

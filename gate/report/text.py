@@ -4,8 +4,8 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
+from gate.engine.progress import Progress
 from gate.models import CheckResult, Finding, Report
-from gate.progress import Progress
 
 _MARK = {"passed": "ok", "failed": "FAIL", "timeout": "TIMEOUT", "error": "ERROR",
          "skipped": "skip"}

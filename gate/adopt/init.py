@@ -1,0 +1,118 @@
+"""`gate init`: adopt the gate in one command. Proposes the `[tool.gate]` config from what the
+repository has, adds the workflow that runs the Action on pull requests, and adds both hooks
+to `.pre-commit-config.yaml`. A second run changes nothing; `--dry-run` prints the diff."""
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import os
+import sys
+from typing import Any
+
+from gate import toml
+from gate.adopt import hook_config, propose, toml_edit, workflow_file
+from gate.errors import GateError
+from gate.execution import workspace
+
+
+@dataclasses.dataclass(frozen=True)
+class Edit:
+    path: str  # relative to the repository
+    old: str | None  # None: a new file
+    new: str
+
+
+def _read(root: str, path: str) -> str | None:
+    try:
+        with open(os.path.join(root, path), encoding="utf-8", newline="") as f:
+            return f.read()
+    except FileNotFoundError:
+        return None
+
+
+def proposed_config(root: str) -> dict[str, Any]:
+    """The keys to propose: the test command and user checks of `gate checks --propose`.
+    Not `install`: it is detected at each run for the machine that runs it (uv where it is
+    found, else pip), so a command written here would pin one machine's choice."""
+    test, checks = propose.propose(root)
+    found: dict[str, Any] = {"test": test}
+    found["checks"] = [{"name": c.name, "run": c.run, **({} if c.required else
+                                                         {"required": False})}
+                       for c in checks] or None
+    return {k: v for k, v in found.items() if v is not None}
+
+
+def _config_edit(root: str) -> Edit | None:
+    """`[tool.gate]` appended to pyproject.toml, or a new `.gate.toml`; None when the
+    repository already has a gate config, or nothing was detected to put in one."""
+    if _read(root, ".gate.toml") is not None:
+        return None
+    pyproject = _read(root, "pyproject.toml")
+    if pyproject is not None:
+        try:
+            tool = toml.loads(pyproject).get("tool", {})
+        except toml.TOMLDecodeError as e:
+            raise GateError(f"pyproject.toml is not valid TOML ({e}): fix it, then run "
+                            "gate init again") from e
+        if isinstance(tool, dict) and "gate" in tool:
+            return None
+    proposal = proposed_config(root)
+    if not proposal:
+        return None
+    if pyproject is None:
+        return Edit(".gate.toml", None, toml_edit.table("", proposal))
+    return Edit("pyproject.toml", pyproject,
+                toml_edit.append(pyproject, toml_edit.table("tool.gate", proposal)))
+
+
+def _workflow_edit(root: str, force: bool) -> Edit | None:
+    old = _read(root, workflow_file.PATH)
+    new = workflow_file.text()
+    if old == new:
+        return None
+    if old is not None and not force:
+        raise GateError(f"{workflow_file.PATH} exists and differs from the workflow gate init "
+                        "writes (edited by hand?): it was left as it is. Pass --force to "
+                        "replace it, or see `gate init --dry-run --force` for the difference")
+    return Edit(workflow_file.PATH, old, new)
+
+
+def _hooks_edit(root: str) -> Edit | None:
+    old = _read(root, hook_config.PATH)
+    new = hook_config.with_hooks(old)
+    return None if new == old else Edit(hook_config.PATH, old, new)
+
+
+def edits(root: str, force: bool = False) -> list[Edit]:
+    found = [_config_edit(root), _workflow_edit(root, force), _hooks_edit(root)]
+    return [e for e in found if e is not None]
+
+
+def unified_diff(edit: Edit) -> str:
+    old = "/dev/null" if edit.old is None else f"a/{edit.path}"
+    lines = difflib.unified_diff((edit.old or "").splitlines(keepends=True),
+                                 edit.new.splitlines(keepends=True), old, f"b/{edit.path}")
+    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+
+
+def write(root: str, edit: Edit) -> None:
+    target = os.path.join(root, edit.path)
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    with open(target, "w", encoding="utf-8", newline="") as f:
+        f.write(edit.new)
+
+
+def main(repo: str, *, dry_run: bool = False, force: bool = False) -> int:
+    root = workspace.resolve_repo(repo)
+    found = edits(root, force)
+    if dry_run:
+        sys.stdout.write("".join(unified_diff(e) for e in found))
+        return 0
+    if not found:
+        print("gate init: nothing to change")
+        return 0
+    for edit in found:
+        write(root, edit)
+        print(f"gate init: {'wrote' if edit.old is None else 'updated'} {edit.path}")
+    print("gate init: now run `pre-commit install` (both hooks), and commit these files")
+    return 0

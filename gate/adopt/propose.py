@@ -1,0 +1,92 @@
+"""`gate checks --propose`: a gate config proposed from what the repository has.
+
+package.json scripts (build, test, typecheck required; lint optional), pyproject (pytest;
+mypy and ruff when configured), Cargo.toml (cargo test; clippy optional), go.mod
+(go test ./...; go vet), a Makefile (its check and test targets).
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+
+from gate import toml
+from gate.engine.config import UserCheck
+from gate.outcomes import detect
+
+_NPM_SCRIPTS = (("build", True), ("typecheck", True), ("lint", False))
+_MAKE_TARGET = re.compile(r"^([A-Za-z][\w-]*)\s*:(?!=)", re.M)
+
+
+def _read(root: str, name: str) -> str | None:
+    try:
+        with open(os.path.join(root, name), encoding="utf-8") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def _npm(root: str) -> list[UserCheck]:
+    try:
+        scripts = json.loads(_read(root, "package.json") or "{}").get("scripts", {})
+    except (ValueError, AttributeError):
+        return []
+    if not isinstance(scripts, dict):
+        return []
+    return [UserCheck(name, f"npm run {name}", required)
+            for name, required in _NPM_SCRIPTS if name in scripts]
+
+
+def _python(root: str) -> list[UserCheck]:
+    try:
+        tool = toml.loads(_read(root, "pyproject.toml") or "").get("tool", {})
+    except toml.TOMLDecodeError:
+        tool = {}
+    checks = []
+    if "mypy" in tool or os.path.exists(os.path.join(root, "mypy.ini")):
+        checks.append(UserCheck("mypy", "python -m mypy", True))
+    if "ruff" in tool or any(os.path.exists(os.path.join(root, n))
+                             for n in ("ruff.toml", ".ruff.toml")):
+        checks.append(UserCheck("ruff", "ruff check .", False))
+    return checks
+
+
+def _make_targets(root: str) -> set[str]:
+    return set(_MAKE_TARGET.findall(_read(root, "Makefile") or ""))
+
+
+def propose(root: str) -> tuple[str | None, list[UserCheck]]:
+    """The test command and the user checks that the files of `root` suggest."""
+    checks: list[UserCheck] = []
+    test = detect.test_command(root)
+    if os.path.exists(os.path.join(root, "package.json")):
+        checks += _npm(root)
+    if detect.is_python(root):
+        checks += _python(root)
+    if os.path.exists(os.path.join(root, "Cargo.toml")):
+        checks.append(UserCheck("clippy", "cargo clippy -- -D warnings", False))
+    if os.path.exists(os.path.join(root, "go.mod")):
+        checks.append(UserCheck("vet", "go vet ./...", True))
+    targets = _make_targets(root)
+    if "check" in targets:
+        checks.append(UserCheck("make-check", "make check", True))
+    if "test" in targets and test is None:
+        test = "make test"
+    return test, checks
+
+
+def _quote(value: str) -> str:
+    return json.dumps(value)  # a TOML basic string is a JSON string for these characters
+
+
+def render(test: str | None, checks: list[UserCheck], table: str = "tool.gate") -> str:
+    """TOML for pyproject.toml (`tool.gate`) or .gate.toml (`table=""`)."""
+    prefix = f"{table}." if table else ""
+    lines = [f"[{table}]"] if table else []
+    lines.append(f"test = {_quote(test)}" if test else "# test = \"...\"  # none detected")
+    for check in checks:
+        lines += ["", f"[[{prefix}checks]]", f"name = {_quote(check.name)}",
+                  f"run = {_quote(check.run)}"]
+        if not check.required:
+            lines.append("required = false")
+    return "\n".join(lines) + "\n"

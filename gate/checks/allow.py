@@ -1,0 +1,87 @@
+"""Allow comments: `gate: allow <check-id> -- <reason>` on a finding's line or the line above
+turns that finding into a notice that keeps the reason, for a reviewer to read.
+
+The comment is read where the language has comments (never inside a string); in files the gate
+does not parse (YAML, TOML, Makefiles) after a `#`, `//` or `<!--` on the line, so prose that
+mentions the syntax (a README) is not read as one. `tests-removed` findings sit on base
+lines that no longer exist and `diff-policy` findings need a person, so neither can be allowed.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from gate.engine.context import DiffContext
+from gate.models import CheckResult, Finding
+
+PATTERN = re.compile(r"\bgate:\s*allow\b[ \t]*(?P<check>[\w-]*)(?P<rest>.*)")
+_REASON = re.compile(r"^\s*--\s*(?P<reason>.*?)\s*(?:\*/|-->)?\s*$")
+NOT_ALLOWED = ("tests-removed", "diff-policy")
+ALLOWABLE = ("skip-markers", "escapes", "check-config", "lockfiles")
+
+
+@dataclasses.dataclass(frozen=True)
+class Allow:
+    check: str  # "" when the comment names no check
+    reason: str  # "" when it gives none
+
+
+_COMMENT_START = re.compile(r"#|//|<!--")
+
+
+def unparsed_comment(line: str) -> str:
+    """The comment part of a line of a file the gate does not parse ("" if none)."""
+    m = _COMMENT_START.search(line)
+    return line[m.start():] if m else ""
+
+
+def parse(comment: str) -> Allow | None:
+    """The allow comment in `comment`, if any."""
+    m = PATTERN.search(comment)
+    if m is None:
+        return None
+    reason = _REASON.match(m.group("rest"))
+    return Allow(m.group("check"), reason.group("reason") if reason else "")
+
+
+def at(ctx: DiffContext, path: str, line: int) -> Allow | None:
+    """The allow comment on head line `line` of `path`, read as a comment where possible."""
+    split = ctx.source(path)
+    if split is not None:
+        entry = split.lines.get(line)
+        return parse((entry.comment if split.lexed else entry.code) if entry else "")
+    text = ctx.text(ctx.head, path)
+    rows = text.split("\n") if text is not None else []
+    return parse(unparsed_comment(rows[line - 1])) if 0 < line <= len(rows) else None
+
+
+def _allowed(ctx: DiffContext, check_id: str, finding: Finding) -> Finding:
+    for line in (finding.line, finding.line - 1):
+        allow = at(ctx, finding.path, line)
+        if allow is not None and allow.check == check_id and allow.reason:
+            return dataclasses.replace(finding, severity="notice",
+                                       message=f"{finding.message} (allowed: {allow.reason})")
+    return finding
+
+
+def apply(ctx: DiffContext, check_id: str, result: CheckResult) -> CheckResult:
+    """The check's result with allowed findings turned into notices; a check left with notices
+    only has passed."""
+    if check_id in NOT_ALLOWED or not result.findings:
+        return result
+    findings = tuple(_allowed(ctx, check_id, f) for f in result.findings)
+    if all(f.severity == "notice" for f in findings):
+        result = dataclasses.replace(result, status="passed",
+                                     summary=f"{result.summary}, all allowed by comments")
+    return dataclasses.replace(result, findings=findings)
+
+def problem(allow: Allow) -> str | None:
+    """Why an allow comment cannot be honoured, None when it can."""
+    if allow.check not in ALLOWABLE:
+        named = f"`{allow.check}` is not" if allow.check else "it names no"
+        return (f"allow comment ignored: {named} check that can be allowed; write "
+                f"`gate: allow CHECK-ID -- reason` with one of {', '.join(ALLOWABLE)}")
+    if not allow.reason:
+        return (f"allow comment for {allow.check} without a reason: add `-- why` so that a "
+                "reviewer can judge it; the finding it sits on stays")
+    return None

@@ -1,0 +1,112 @@
+"""check-config: changes that can weaken the checks themselves, compared as parsed data."""
+from __future__ import annotations
+
+import fnmatch
+import posixpath
+from collections.abc import Callable
+from typing import Any
+
+from gate import toml
+from gate.checks.check_config import (
+    config_diff,
+    handlers,
+    makefile,
+    python_config_diff,
+    tsconfig_diff,
+)
+from gate.checks.common import from_findings
+from gate.engine.context import DiffContext
+from gate.lang import generated
+from gate.models import CheckResult, Finding
+from gate.vcs import git
+
+ID = "check-config"
+TITLE = "Checks not weakened"
+EXPLANATION = """\
+Flags changes to what decides how the code is checked: pytest, mypy, ruff, coverage and flake8
+options (pyproject.toml, pytest.ini, tox.ini, setup.cfg, .coveragerc), package.json test, build
+and lint scripts and every script they run, Jest/Vitest/Mocha/Playwright configs, tsconfig
+strictness, the Makefile's `test` and `check` recipes, pre-commit hooks removed or narrowed,
+conftest.py hooks that change collection or reporting, CI workflows (a job or step removed,
+continue-on-error, a new `if:`, a changed `run:`), the gate's own step in a workflow (its inputs,
+continue-on-error, its removal: rule `gate-step`) and the gate's own config. Files are compared
+as parsed data, so reformatting raises nothing and each finding shows the old and the new value.
+A reviewer cares because the easiest way to make checks pass is to check less. Resolve it by
+reverting the change, or by explaining in the pull request why the new setting is right; changes
+to the gate's config only take effect once merged."""
+
+MAKEFILES = ("Makefile", "makefile", "GNUmakefile")
+RUNNER_FILES = ("jest.config.*", "vitest.config.*", "vitest.workspace.*", ".mocharc*",
+                "ava.config.*", "playwright.config.*", "karma.conf.*")
+GATE_NOTE = python_config_diff.GATE_NOTE
+Handler = handlers.Handler
+
+
+def _python(parse: Callable[[str], Any],
+            compare: Callable[[str, Any, Any, str], list[python_config_diff.Change]]) -> Handler:
+    return handlers.parsed(parse, handlers.python_config(compare))
+
+
+def _nothing(_path: str) -> tuple[str | None, str | None]:
+    return None, None
+
+
+def handler_for(path: str, paths: Callable[[], list[str]] = list,
+                sides: Callable[[str], tuple[str | None, str | None]] = _nothing,
+                ) -> Handler | None:
+    """The comparison for a changed path, None when the file is not configuration; `paths`
+    lists the files tracked at head (for pre-commit's file patterns), `sides` reads another
+    file at base and at head (for what a tsconfig extends)."""
+    name = posixpath.basename(path)
+    if path == ".gitattributes":
+        return handlers.gitattributes
+    if path.startswith(".github/workflows/") and name.endswith((".yml", ".yaml")):
+        return handlers.workflow
+    if path.startswith(".github/actions/"):
+        return handlers.workflow if name in ("action.yml", "action.yaml") else handlers.action_file
+    if generated.is_generated(path):
+        return None
+    by_name: dict[str, Handler] = {
+        "pyproject.toml": _python(toml.loads, python_config_diff.pyproject),
+        "package.json": handlers.parsed(handlers.json_object, handlers.package_json),
+        "conftest.py": handlers.conftest,
+        ".pre-commit-config.yaml": handlers.precommit(paths),
+    }
+    if name in MAKEFILES:
+        return handlers.parsed(makefile.parse, handlers.makefile_recipes)
+    if tsconfig_diff.is_tsconfig(name):
+        return handlers.tsconfig(sides)
+    if path == ".gate.toml":
+        return _python(toml.loads, python_config_diff.gate_toml)
+    if name in python_config_diff.INI_FILES:
+        return _python(config_diff.ini_sections, python_config_diff.ini)
+    if any(fnmatch.fnmatch(name, pattern) for pattern in RUNNER_FILES):
+        return handlers.runner_file
+    return by_name.get(name)
+
+
+def run(ctx: DiffContext) -> CheckResult:
+    tracked: list[list[str]] = []
+
+    def paths() -> list[str]:  # listed once, when a file needs it
+        if not tracked:
+            tracked.append(git.ls_files(ctx.repo, ctx.head))
+        return tracked[0]
+
+    def sides(path: str) -> tuple[str | None, str | None]:
+        return ctx.text(ctx.base, path), ctx.text(ctx.head, path)
+
+    files = [(f, h) for f in ctx.files if not f.binary
+             for h in [handler_for(f.path, paths, sides)] if h is not None
+             and (f.path.startswith(".github/") or not ctx.is_vendored(f.path))]
+    changed = [f.path for f, _ in files]
+    base, head = ctx.read(ctx.base, changed), ctx.read(ctx.head, changed)
+    findings: list[Finding] = []
+    for f, handler in files:
+        findings.extend(handler(f.path, _decode(base[f.path]), _decode(head[f.path]), f))
+    return from_findings(ID, TITLE, findings, clean="no change to test, lint or CI configuration",
+                         found="{n} change(s) that can weaken the checks")
+
+
+def _decode(blob: bytes | None) -> str | None:
+    return None if blob is None else blob.decode("utf-8", "replace")

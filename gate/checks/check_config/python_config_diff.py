@@ -1,0 +1,69 @@
+"""Python tool configuration compared as parsed data: pyproject.toml tool tables, ini files
+(pytest.ini, tox.ini, setup.cfg, mypy.ini, .flake8, .coveragerc) and the gate's own .gate.toml."""
+from __future__ import annotations
+
+import posixpath
+
+from gate.checks.check_config import config_diff
+from gate.checks.check_config.config_diff import show
+
+Change = tuple[int, str, str]  # head line, rule, message
+Table = dict[str, object]
+Sections = dict[str, Table]
+
+GATE_NOTE = "ignored for this run: the gate reads its config from the base"
+WEAKEN_NOTE = "this setting decides what the checks catch"
+PYPROJECT_TABLES = (
+    ("tool.pytest", "pytest-config"), ("tool.mypy", "mypy-config"),
+    ("tool.pyright", "pyright-config"), ("tool.ruff", "ruff-config"),
+    ("tool.coverage", "coverage-config"), ("tool.gate", "gate-config"),
+)
+INI_FILES = ("pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "mypy.ini", ".mypy.ini",
+             ".flake8", ".coveragerc")
+
+
+def pyproject(path: str, base: Table, head: Table, new: str) -> list[Change]:
+    out = []
+    for table, rule in PYPROJECT_TABLES:
+        note = GATE_NOTE if rule == "gate-config" else WEAKEN_NOTE
+        for ch in config_diff.changes(config_diff.dig(base, table), config_diff.dig(head, table)):
+            line = config_diff.toml_line(new, table, ch.key)
+            out.append((line, rule, f"[{table}] {ch.key}: {show(ch.old)} -> "
+                                f"{show(ch.new)}; {note}"))
+    return out
+
+
+def gate_toml(path: str, base: Table, head: Table, new: str) -> list[Change]:
+    return [
+        (config_diff.toml_line(new, "", ch.key), "gate-config",
+                 f"{ch.key}: {show(ch.old)} -> {show(ch.new)}; {GATE_NOTE}")
+        for ch in config_diff.changes(base, head)
+    ]
+
+
+def _ini_rule(name: str, section: str) -> str | None:
+    if name == ".coveragerc" or section.startswith("coverage:"):
+        return "coverage-config"
+    if section in ("pytest", "tool:pytest"):
+        return "pytest-config"
+    if section == "mypy" or section.startswith("mypy-"):
+        return "mypy-config"
+    if section == "flake8":
+        return "flake8-config"
+    if name == "tox.ini" and (section == "testenv" or section.startswith("testenv:")):
+        return "tox-config"
+    return None
+
+
+def ini(path: str, base: Sections, head: Sections, new: str) -> list[Change]:
+    out = []
+    name = posixpath.basename(path)
+    for section in sorted(set(base) | set(head)):
+        rule = _ini_rule(name, section)
+        if rule is None:
+            continue
+        for ch in config_diff.changes(base.get(section, {}), head.get(section, {})):
+            line = config_diff.ini_line(new, section, ch.key)
+            out.append((line, rule, f"[{section}] {ch.key}: {show(ch.old)} -> "
+                                f"{show(ch.new)}; {WEAKEN_NOTE}"))
+    return out

@@ -1,0 +1,55 @@
+"""The change to judge: its refs resolved, its config read from the base, its diff parsed."""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from gate.checks import registry, user
+from gate.engine import config as gate_config
+from gate.engine.context import DiffContext
+from gate.execution import workspace
+from gate.vcs import diff, git
+
+
+@dataclasses.dataclass(frozen=True)
+class Options:
+    base: str
+    head: str = "HEAD"
+    repo: str = "."
+    install: str | None = None
+    test: str | None = None
+    runs: int | None = None
+    timeout: float | None = None
+    strict: bool | None = None
+    parallel: bool | None = None
+    config: str | None = None  # a TOML file with the keys of .gate.toml, read from the base
+    staged: bool = False  # judge the index against HEAD instead of --head (`gate scan --staged`)
+
+
+@dataclasses.dataclass(frozen=True)
+class Change:
+    repo: str
+    base: str  # the base ref's SHA
+    head: str
+    config: gate_config.Config
+    diff: DiffContext
+
+
+def prepare(options: Options) -> Change:
+    """Resolve the refs, read the config from the base, parse the diff once."""
+    repo = workspace.resolve_repo(options.repo)
+    base = git.resolve_commit(repo, options.base)
+    head = git.resolve_commit(repo, "HEAD" if options.staged else options.head)
+    fork = git.merge_base(repo, base, head)
+    cfg = gate_config.load(repo, base, options.config)
+    overrides: dict[str, Any] = {
+        "install": options.install, "test": options.test, "runs": options.runs,
+        "timeout": options.timeout, "strict": options.strict, "parallel": options.parallel,
+    }
+    cfg = dataclasses.replace(cfg, **{k: v for k, v in overrides.items() if v is not None})
+    user.validate(cfg.checks, registry.ORDER, cfg.source)
+    if options.staged:  # the index is the head; the report names it "index"
+        files = diff.staged_files(repo, fork)
+        return Change(repo, base, "index", cfg, DiffContext(repo, fork, git.INDEX, cfg, files))
+    files = diff.changed_files(repo, fork, head)
+    return Change(repo, base, head, cfg, DiffContext(repo, fork, head, cfg, files))

@@ -1,0 +1,158 @@
+"""The gate's configuration, read from the BASE ref so the head cannot weaken its own judge."""
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from gate import toml
+from gate.errors import GateError
+from gate.vcs import git
+
+CONFIG_FILES = (".gate.toml", "pyproject.toml")
+
+
+@dataclasses.dataclass(frozen=True)
+class Config:
+    install: str | None = None
+    test: str | None = None
+    runs: int = 3
+    parallel: bool = False
+    timeout: float = 900.0
+    test_paths: tuple[str, ...] = ()
+    strict: bool = False
+    max_changed_files: int | None = None
+    forbidden_paths: tuple[str, ...] = (".github/workflows/", ".github/actions/")
+    checks: tuple[UserCheck, ...] = ()
+    network: str = "on"
+    source: str = "defaults"
+
+
+@dataclasses.dataclass(frozen=True)
+class UserCheck:
+    """One `[[tool.gate.checks]]`: a shell command run in the head checkout after install."""
+
+    name: str
+    run: str
+    required: bool = True
+    timeout: float | None = None  # None: the gate's `timeout`
+
+
+def _str(v: object) -> bool:
+    return isinstance(v, str)
+
+
+def _positive_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v > 0
+
+
+def _positive_number(v: object) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0
+
+
+def _str_list(v: object) -> bool:
+    return isinstance(v, list) and all(isinstance(x, str) for x in v)
+
+
+# key -> (validator, what is expected, dataclass field)
+_KEYS: dict[str, tuple[Any, str]] = {
+    "install": (_str, "a string (a shell command)"),
+    "test": (_str, "a string (a shell command)"),
+    "runs": (_positive_int, "a positive integer"),
+    "parallel": (lambda v: isinstance(v, bool), "true or false"),
+    "timeout": (_positive_number, "a positive number of seconds"),
+    "test-paths": (_str_list, "a list of glob strings"),
+    "strict": (lambda v: isinstance(v, bool), "true or false"),
+    "max-changed-files": (_positive_int, "a positive integer"),
+    "forbidden-paths": (_str_list, "a list of path prefixes"),
+    "checks": (lambda v: _user_checks(v) is not None,
+               "a list of tables ([[tool.gate.checks]]) with `name` and `run` (strings), "
+               "optional `required` (true or false) and `timeout` (seconds); names unique"),
+    "network": (lambda v: v in ("on", "off"), '"on" or "off"'),
+}
+_CHECK_KEYS: dict[str, Any] = {
+    "name": lambda v: isinstance(v, str) and bool(v.strip()),
+    "run": lambda v: isinstance(v, str) and bool(v.strip()),
+    "required": lambda v: isinstance(v, bool),
+    "timeout": _positive_number,
+}
+
+
+def _user_checks(value: object) -> tuple[UserCheck, ...] | None:
+    """The user checks of a `checks` value; None if it is malformed."""
+    if not isinstance(value, list):
+        return None
+    out = []
+    for item in value:
+        if not isinstance(item, dict) or not {"name", "run"} <= item.keys():
+            return None
+        if any(k not in _CHECK_KEYS or not _CHECK_KEYS[k](v) for k, v in item.items()):
+            return None
+        timeout = item.get("timeout")
+        out.append(UserCheck(item["name"], item["run"], item.get("required", True),
+                             float(timeout) if timeout is not None else None))
+    if len({c.name for c in out}) != len(out):
+        return None
+    return tuple(out)
+
+
+def parse(table: Mapping[str, Any], source: str) -> Config:
+    """Validate a `[tool.gate]` table; errors name the file, the key and the fix."""
+    values: dict[str, Any] = {"source": source}
+    for key, value in table.items():
+        if key not in _KEYS:
+            known = ", ".join(sorted(_KEYS))
+            raise GateError(
+                f"{source}: unknown key {key!r} in the gate config; known keys: {known}")
+        valid, expected = _KEYS[key]
+        if not valid(value):
+            raise GateError(
+                f"{source}: key {key!r} must be {expected}, got {value!r}; "
+                "fix it on the base branch"
+            )
+        field = key.replace("-", "_")
+        values[field] = tuple(value) if isinstance(value, list) else value
+    if "timeout" in values:
+        values["timeout"] = float(values["timeout"])
+    if "checks" in values:
+        values["checks"] = _user_checks(list(values["checks"]))
+    return Config(**values)
+
+
+def _table(text: str, path: str, ref: str) -> Mapping[str, Any] | None:
+    where = f"{path} at {ref[:12]}"
+    try:
+        data = toml.loads(text)
+    except toml.TOMLDecodeError as e:
+        raise GateError(f"{where} is not valid TOML ({e}): fix the file on the base branch") from e
+    if os.path.basename(path) != "pyproject.toml":
+        return data
+    tool = data.get("tool", {})
+    gate = tool.get("gate") if isinstance(tool, dict) else None
+    if gate is None:
+        return None
+    if not isinstance(gate, dict):
+        raise GateError(f"{where}: [tool.gate] must be a table")
+    return gate
+
+
+def load(repo: str, ref: str, path: str | None = None) -> Config:
+    """The config at `ref`: `.gate.toml` if present, else `[tool.gate]` in pyproject.toml;
+    or the file `path` (with the keys of .gate.toml) when given."""
+    if path:
+        blob = git.show(repo, ref, path)
+        if blob is None:
+            raise GateError(f"the config file {path} is not in the base commit {ref[:12]}: "
+                            "commit it on the base branch, or drop the option")
+        table = _table(blob.decode("utf-8", "replace"), path, ref)
+        return parse(table or {}, f"{path} at {ref[:12]}")
+    blobs = git.read_blobs(repo, ref, list(CONFIG_FILES))
+    for path in CONFIG_FILES:
+        blob = blobs[path]
+        if blob is None:
+            continue
+        table = _table(blob.decode("utf-8", "replace"), path, ref)
+        if table is not None:
+            return parse(table, f"{path} at {ref[:12]}")
+    return Config()

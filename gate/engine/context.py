@@ -1,0 +1,84 @@
+"""What every diff check is given: the two sides of the change, parsed once."""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from gate.engine.config import Config
+from gate.lang import generated, pytest_config, source, testfiles
+from gate.lang.lines import Source
+from gate.lang.pytest_config import PytestConfig
+from gate.vcs import attributes, git
+from gate.vcs.diff import ChangedFile
+
+
+@dataclasses.dataclass
+class DiffContext:
+    repo: str
+    base: str  # the old side: the merge-base of the base ref and the head
+    head: str  # the new side: a commit SHA, or "" for the index (`gate scan --staged`)
+    config: Config
+    files: list[ChangedFile]
+    _blobs: dict[tuple[str, str], bytes | None] = dataclasses.field(default_factory=dict)
+    _rules: dict[str, tuple[attributes.Rule, ...]] = dataclasses.field(default_factory=dict)
+    _sources: dict[str, Source | None] = dataclasses.field(default_factory=dict)
+
+    def read(self, ref: str, paths: Sequence[str]) -> dict[str, bytes | None]:
+        """File contents at `ref` (None where absent); each blob is read from git once."""
+        missing = [p for p in paths if (ref, p) not in self._blobs]
+        for path, blob in git.read_blobs(self.repo, ref, missing).items():
+            self._blobs[(ref, path)] = blob
+        return {p: self._blobs[(ref, p)] for p in paths}
+
+    def text(self, ref: str, path: str) -> str | None:
+        blob = self.read(ref, [path])[path]
+        return None if blob is None else blob.decode("utf-8", "replace")
+
+    def source(self, path: str) -> Source | None:
+        """The head's `path` as lines of code and comments, parsed once for every check; None
+        for a language the gate does not read or a file absent at head."""
+        if path not in self._sources:
+            text = self.text(self.head, path)
+            self._sources[path] = None if text is None else source.split(path, text)
+        return self._sources[path]
+
+    def pytest_config(self, ref: str) -> PytestConfig:
+        return pytest_config.find(lambda paths: self.read(ref, paths))
+
+    def attributes(self, ref: str) -> tuple[attributes.Rule, ...]:
+        """The generated and vendored marks of the root .gitattributes at `ref`."""
+        if ref not in self._rules:
+            self._rules[ref] = attributes.parse(self.text(ref, ".gitattributes") or "")
+        return self._rules[ref]
+
+    def is_generated(self, path: str) -> bool:
+        """Generated or vendored, by its path or by the head's .gitattributes (a change there
+        that marks more paths is itself a check-config finding)."""
+        rules = self.attributes(self.head)
+        return (generated.is_generated(path)
+                or attributes.marked(rules, path, attributes.GENERATED)
+                or attributes.marked(rules, path, attributes.VENDORED))
+
+    def is_vendored(self, path: str) -> bool:
+        return (generated.is_vendored(path)
+                or attributes.marked(self.attributes(self.head), path, attributes.VENDORED))
+
+    def is_test_file(self, path: str) -> bool:
+        """Whether `path` holds tests, by the BASE's discovery rules (the head may not widen
+        or narrow them to its advantage)."""
+        return testfiles.is_test_file(
+            path,
+            python_files=self.pytest_config(self.base).python_files,
+            test_paths=self.config.test_paths,
+        )
+
+
+@dataclasses.dataclass(frozen=True)
+class Workspace:
+    """Where runtime checks run: a fresh checkout of the head, and a private scratch dir."""
+
+    checkout: str
+    scratch: str  # outside the checkout: reports, temporary configs
+    env: dict[str, str]  # clean, with the fresh virtual environment first on PATH
+    timeout: float
+    test_prefix: tuple[str, ...] = ()  # argv the test commands run under (no network)

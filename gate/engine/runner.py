@@ -1,0 +1,68 @@
+"""The core: judge a head against a base. Knows nothing about who called it."""
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Callable
+
+from gate.checks import allow, base_tests, registry, tests_removed, user
+from gate.engine import background, redact, runtime
+from gate.engine.change import Change, Options, prepare
+from gate.engine.context import DiffContext
+from gate.engine.progress import OneAtATime, Progress, timed
+from gate.engine.verdict import decide
+from gate.models import CheckResult, Report
+from gate.outcomes import count_drop
+
+__all__ = ["Options", "Progress", "run", "scan"]
+
+
+def _diff_check(change: Change, check_id: str, fn: Callable[[DiffContext], CheckResult],
+                ) -> CheckResult:
+    return allow.apply(change.diff, check_id, fn(change.diff))
+
+
+def _diff_checks(change: Change, progress: Progress) -> dict[str, CheckResult]:
+    return {
+        check_id: timed(check_id, progress, functools.partial(
+            _diff_check, change, check_id, registry.diff_check(check_id)))
+        for check_id in registry.DIFF
+    }
+
+
+def _report(change: Change, results: dict[str, CheckResult], start: float) -> Report:
+    if runtime.DROPPED in results:
+        results[tests_removed.ID] = count_drop.merge(results[tests_removed.ID],
+                                                     list(results.pop(runtime.DROPPED).findings))
+    checks = tuple(results[check_id] for check_id in registry.ORDER) + tuple(
+        results[c.name] for c in change.config.checks)
+    optional = {c.name for c in change.config.checks if not c.required}
+    report = Report(decide(checks, strict=change.config.strict, advisory=optional),
+                    change.base, change.head, time.monotonic() - start, checks)
+    return redact.report(report)
+
+
+def run(options: Options, progress: Progress | None = None) -> Report:
+    """The whole gate: install, suite and base-tests on a fresh checkout, and beside them (on
+    a thread: they are Python work, while the runtime checks mostly wait for commands) the
+    diff checks."""
+    start = time.monotonic()
+    progress = OneAtATime(progress or Progress())
+    change = prepare(options)
+    scanned = background.Background(functools.partial(_diff_checks, change, progress),
+                                    "gate-diff-checks")
+    results = runtime.checks(change, progress)
+    return _report(change, {**scanned.result(), **results}, start)
+
+
+def scan(options: Options, progress: Progress | None = None) -> Report:
+    """The diff checks alone: no install, no test run."""
+    start = time.monotonic()
+    change = prepare(options)
+    results = _diff_checks(change, progress or Progress())
+    for check_id in registry.RUNTIME:
+        results[check_id] = registry.skipped(check_id, "not run by `gate scan`",
+                                             required=check_id != base_tests.ID)
+    results.update({c.name: user.skipped(c, "not run by `gate scan`")
+                    for c in change.config.checks})
+    return _report(change, results, start)

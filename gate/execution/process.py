@@ -1,0 +1,149 @@
+"""The one subprocess wrapper for commands from the head.
+
+Each command runs in its own session (so its process group can be killed whole, and it
+cannot kill the gate), with a time limit, and its combined output is read as a stream of
+which only the first and last `limit` bytes are kept. When it ends, every process it started
+is killed: its group, and (through a marker in their environment) those that left the group.
+"""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from typing import IO
+
+from gate.execution import reaper
+
+OUTPUT_LIMIT = 1024 * 1024
+WRAPPER = '/bin/sh -c "$1"; exit $?'
+
+
+@dataclasses.dataclass(frozen=True)
+class Completed:
+    command: str
+    returncode: int | None  # None: killed on timeout
+    output: str
+    timed_out: bool
+    not_found: bool
+    duration_s: float
+    dropped_bytes: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0 and not self.timed_out
+
+    def tail(self, lines: int = 40) -> str:
+        return "\n".join(self.output.rstrip("\n").splitlines()[-lines:])
+
+
+class BoundedBuffer:
+    """Keeps the first and the last `limit` bytes of a stream."""
+
+    def __init__(self, limit: int = OUTPUT_LIMIT) -> None:
+        self.limit = limit
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.dropped = 0
+
+    def write(self, chunk: bytes) -> None:
+        room = self.limit - len(self.head)
+        if room > 0:
+            self.head += chunk[:room]
+            chunk = chunk[room:]
+        if chunk:
+            self.tail += chunk
+            excess = len(self.tail) - self.limit
+            if excess > 0:
+                del self.tail[:excess]
+                self.dropped += excess
+
+    def text(self) -> str:
+        head = self.head.decode("utf-8", "replace")
+        tail = self.tail.decode("utf-8", "replace")
+        if self.dropped:
+            return f"{head}\n[... {self.dropped} bytes of output not kept ...]\n{tail}"
+        return head + tail
+
+
+def _pump(stream: IO[bytes], buffer: BoundedBuffer) -> None:
+    while True:
+        chunk = stream.read1(65536) if hasattr(stream, "read1") else stream.read(65536)
+        if not chunk:
+            return
+        buffer.write(chunk)
+
+
+def _kill_group(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+
+
+def run_shell(
+    command: str,
+    *,
+    cwd: str,
+    env: Mapping[str, str],
+    timeout: float,
+    limit: int = OUTPUT_LIMIT,
+) -> Completed:
+    """Run `command` through the shell; never raises for the command's own failures.
+
+    The outer shell stays as the command's parent (`exit $?` comes after it, so the shell
+    cannot `exec` it away): a test that kills its parent kills that shell, not the gate."""
+    return run_argv(["/bin/sh", "-c", WRAPPER, "gate", command], cwd=cwd, env=env,
+                    timeout=timeout, limit=limit, display=command)
+
+
+def run_argv(
+    argv: Sequence[str],
+    *,
+    cwd: str,
+    env: Mapping[str, str],
+    timeout: float,
+    limit: int = OUTPUT_LIMIT,
+    display: str | None = None,
+) -> Completed:
+    shown = display if display is not None else " ".join(argv)
+    marker = reaper.new_marker("CMD")
+    start = time.monotonic()
+    try:
+        proc = subprocess.Popen(
+            list(argv),
+            cwd=cwd,
+            env={**env, marker: "1"},
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    except FileNotFoundError:
+        return Completed(shown, 127, f"command not found: {argv[0]}", False, True, 0.0)
+    buffer = BoundedBuffer(limit)
+    reader = threading.Thread(target=_pump, args=(proc.stdout, buffer), daemon=True)
+    reader.start()
+    # A blocking wait on a thread returns the moment the command ends; `wait(timeout=...)`
+    # polls, and would add up to 50 ms to every command.
+    waiter = threading.Thread(target=proc.wait, daemon=True)
+    waiter.start()
+    timed_out = False
+    try:
+        waiter.join(timeout)
+        timed_out = waiter.is_alive()
+    finally:
+        # Whatever happened (timeout, Ctrl-C), nothing the command started outlives it.
+        _kill_group(proc.pid)
+        proc.wait()
+        reaper.kill_marked(marker)
+    reader.join(timeout=5)
+    if proc.stdout is not None:
+        proc.stdout.close()
+    returncode = None if timed_out else proc.returncode
+    output = buffer.text()
+    not_found = returncode == 127 and "not found" in output
+    return Completed(shown, returncode, output, timed_out, not_found,
+                     time.monotonic() - start, buffer.dropped)

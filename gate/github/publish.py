@@ -1,0 +1,166 @@
+"""`gate publish --report FILE`: put a JSON report where a reviewer looks.
+
+Always: workflow commands for the findings (the most important first), the job summary and the
+step's outputs. With a token that may write: a check run on the judged head SHA, the sticky
+comment and the label, but only while that SHA is still the pull request's head. Without a
+token, or when the token is refused (403), it says so once and keeps to the first three.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Mapping
+from typing import Any, TextIO
+
+from gate.engine.verdict import EXIT_CODES
+from gate.errors import GateError
+from gate.github import check_run, comment, freshness, labels, modes, required_checks
+from gate.github.client import Api, ApiError, ApiFactory, Forbidden
+from gate.github.settings import Settings
+from gate.models import CheckResult, Finding, Report
+from gate.report import github as commands
+from gate.report import json_report, markdown
+
+
+def _finding(data: Mapping[str, Any]) -> Finding:
+    return Finding(path=str(data["path"]), line=int(data["line"]), rule=str(data["rule"]),
+                   message=str(data["message"]), severity=data["severity"],
+                   end_line=int(data.get("end_line") or data["line"]))
+
+
+def _check(data: Mapping[str, Any]) -> CheckResult:
+    return CheckResult(
+        id=str(data["id"]), title=str(data["title"]), status=data["status"],
+        required=bool(data["required"]), summary=str(data["summary"]),
+        detail=str(data.get("detail", "")),
+        findings=tuple(_finding(f) for f in data.get("findings", [])),
+        duration_s=float(data.get("duration_s", 0.0)))
+
+
+def load_report(path: str) -> Report:
+    """The report that `gate run --report FILE` wrote."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        return Report(verdict=data["verdict"], base=str(data["base"]), head=str(data["head"]),
+                      duration_s=float(data["duration_s"]),
+                      checks=tuple(_check(c) for c in data["checks"]))
+    except OSError as e:
+        raise GateError(f"cannot read the report {path}: {e.strerror}") from None
+    except (ValueError, KeyError, TypeError) as e:
+        raise GateError(f"{path} is not a gate JSON report (from `gate run --report FILE`): "
+                        f"{type(e).__name__}: {e}") from None
+
+
+def one_line(report: Report) -> str:
+    """The `summary` output: the verdict and what did not pass, on one line."""
+    n = sum(len(c.findings) for c in report.checks)
+    bad = [f"{c.id} {c.status}" for c in report.checks if c.status not in ("passed", "skipped")]
+    return f"{report.verdict}: {n} finding{'s' if n != 1 else ''}" + (
+        f" ({', '.join(bad)})" if bad else "")
+
+
+def exit_code(report: Report, fail_on: str) -> int:
+    return EXIT_CODES[report.verdict] if report.verdict in check_run.FAILING[fail_on] else 0
+
+
+def _append(path: str | None, text: str) -> None:
+    if path:
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(text)
+
+
+def _outputs(settings: Settings, values: Mapping[str, str]) -> None:
+    _append(settings.output, "".join(
+        f"{key}<<GATE_EOF\n{value.replace(chr(10), ' ')}\nGATE_EOF\n"
+        for key, value in values.items()))
+
+
+def _post(api: Api, settings: Settings, report: Report, links: markdown.Links,
+          notes: list[str]) -> None:
+    """The check run, the comment and the label; a refused layer is noted, the rest go on."""
+    pr = settings.pr_number
+    fresh = freshness.check(api, pr, report.head) if pr is not None else None
+    stale = fresh is not None and fresh.stale
+    if fresh is not None and stale:
+        notes.append(fresh.note())
+    refused: list[str] = []
+    result = check_run.conclusion(report.verdict, settings.fail_on, stale=stale)
+    summary = markdown.body(report, links=links, notes=notes)
+    steps: list[tuple[str, Callable[[], object]]] = [
+        ("check run", lambda: check_run.complete(api, settings.check_name, report, summary,
+                                                 result, stale))]
+    if pr is not None and not stale:
+        if settings.comment:
+            steps.append(("comment", lambda: _comment(api, pr, settings, report, links)))
+        steps.append(("label", lambda: labels.sync(api, pr, settings.label, report.verdict)))
+    for name, step in steps:
+        try:
+            step()
+        except Forbidden:
+            refused.append(name)
+        except ApiError as e:
+            notes.append(f"The {name} was not posted: {e}.")
+    if refused:
+        notes.append(f"The token was refused (403) for the {', '.join(refused)}: the results "
+                     "are in the workflow annotations and this job summary only. A fork's pull "
+                     "request gets a read-only token: see the README's two-workflow pattern.")
+
+
+def _comment(api: Api, pr: int, settings: Settings, report: Report,
+             links: markdown.Links) -> str:
+    mark = comment.marker(settings.check_name)
+    existing = comment.find(api, pr, mark)
+    previous = comment.previous_state(existing[1]) if existing else None
+    body = markdown.truncate(markdown.body(
+        report, links=links, changes=comment.changes(previous, report)), 60000)
+    return comment.post(api, pr, mark, report, body, existing)
+
+
+def publish(report: Report, settings: Settings, report_path: str, *,
+            api_factory: ApiFactory | None = None, out: TextIO | None = None,
+            waiting: required_checks.Waiting | None = None) -> int:
+    out = out or sys.stdout
+    if settings.mode == "checks":
+        report = modes.with_required_checks(report, settings, api_factory or Api, waiting)
+        with open(report_path, "w", encoding="utf-8") as f:
+            f.write(json_report.render(report))
+    items = commands.ordered(report)
+    for item in items:
+        print(commands.to_command(item), file=out)
+    notes: list[str] = []
+    links = markdown.Links(settings.server_url, settings.repository or "", report.head)
+    if not settings.can_post:
+        notes.append("No GitHub token: the results are in the workflow annotations and this "
+                     "job summary only (no check run, comment or label).")
+    else:
+        try:
+            _post((api_factory or Api)(settings), settings, report, links, notes)
+        except ApiError as e:
+            notes.append(f"Nothing was posted to the pull request: {e}. The results are in the "
+                         "workflow annotations and this job summary only.")
+    for note in notes:
+        print(commands.command("warning", note.replace("`", "")), file=out)
+    dropped = commands.hidden(items)
+    if dropped:
+        notes.append(f"{dropped} of {len(items)} annotations are not shown on this step: GitHub "
+                     f"shows {commands.LIMIT_PER_LEVEL} of each level per step. All findings "
+                     "are listed below.")
+    _append(settings.step_summary, markdown.body(
+        report, links=links if settings.repository else None, notes=notes))
+    _outputs(settings, {"verdict": report.verdict, "report": report_path,
+                        "summary": one_line(report)})
+    return exit_code(report, settings.fail_on)
+
+
+def start(settings: Settings, *, api_factory: ApiFactory | None = None,
+          out: TextIO | None = None) -> int:
+    """The check run, `in_progress`, on the event's head SHA, before the gate runs."""
+    if not settings.can_post or not settings.event_head_sha:
+        return 0
+    try:
+        check_run.start((api_factory or Api)(settings), settings.check_name,
+                        settings.event_head_sha, settings.run_url)
+    except ApiError as e:
+        print(f"gate: no check run was started: {e}", file=out or sys.stdout)
+    return 0

@@ -1,0 +1,123 @@
+"""Type and lint escapes per language, as data rows: which files, code or comment, what it silences.
+
+A comment escape is matched in a line's comment text, a code escape in its code with strings and
+comments blanked (gate.lang.source), so an escape quoted in a string is never taken for one.
+Comment directives are matched only where the tool honours them: at the start of a comment
+(`# noqa`, `// @ts-ignore`, `/* eslint-disable */`), not in the middle of prose.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import os
+import re
+from typing import Literal
+
+Where = Literal["code", "comment"]
+
+PYTHON = (".py", ".pyi")
+JAVASCRIPT = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
+TYPESCRIPT = (".ts", ".tsx", ".mts", ".cts")
+RUST = (".rs",)
+GO = (".go",)
+JAVA = (".java",)
+KOTLIN = (".kt", ".kts")
+
+
+@dataclasses.dataclass(frozen=True)
+class EscapePattern:
+    rule: str  # the escape as a reviewer would name it: "type: ignore"
+    extensions: tuple[str, ...]
+    where: Where
+    pattern: re.Pattern[str]
+    silences: str  # what the escape turns off
+
+
+def _hash_directive(body: str) -> re.Pattern[str]:
+    """A directive in a `#` comment: `# type: ignore`, also after another comment on the line."""
+    return re.compile(r"#\s*" + body, re.IGNORECASE)
+
+
+def _slash_directive(body: str) -> re.Pattern[str]:
+    """A directive at the start of a `//` or `/* */` comment, or of a line in a block comment."""
+    return re.compile(r"(?:^|//|/\*)[\s/*]*" + body)
+
+
+ROWS: tuple[EscapePattern, ...] = (
+    EscapePattern("type: ignore", PYTHON, "comment", _hash_directive(r"type:\s*ignore\b"),
+                  "the type checker (mypy, pyright) on this line"),
+    EscapePattern("noqa", PYTHON, "comment", _hash_directive(r"noqa\b"),
+                  "the linter (ruff, flake8) on this line"),
+    EscapePattern("ruff: noqa", PYTHON, "comment", _hash_directive(r"ruff\s*:\s*noqa\b"),
+                  "ruff for the whole file"),
+    EscapePattern("pyright: ignore", PYTHON, "comment", _hash_directive(r"pyright:\s*ignore\b"),
+                  "pyright on this line"),
+    EscapePattern("mypy: ignore-errors", PYTHON, "comment",
+                  _hash_directive(r"mypy:\s*ignore-errors\b"), "mypy for the whole file"),
+    EscapePattern("mypy: disable-error-code", PYTHON, "comment",
+                  _hash_directive(r"mypy:\s*disable-error-code\b"),
+                  "mypy error codes for the whole file"),
+    EscapePattern("pylint: disable", PYTHON, "comment", _hash_directive(r"pylint:\s*disable"),
+                  "pylint checks"),
+    EscapePattern("pragma: no cover", PYTHON, "comment",
+                  _hash_directive(r"pragma:\s*no\s*cover\b"), "coverage measurement of this code"),
+    EscapePattern("as any", TYPESCRIPT, "code", re.compile(r"\bas\s+any\b"),
+                  "TypeScript's type checking of this expression"),
+    EscapePattern("@ts-ignore", JAVASCRIPT, "comment", _slash_directive(r"@ts-ignore\b"),
+                  "the TypeScript error on the next line"),
+    EscapePattern("@ts-expect-error", JAVASCRIPT, "comment",
+                  _slash_directive(r"@ts-expect-error\b"), "the TypeScript error on the next line"),
+    EscapePattern("@ts-nocheck", JAVASCRIPT, "comment", _slash_directive(r"@ts-nocheck\b"),
+                  "TypeScript checking for the whole file"),
+    EscapePattern("eslint-disable", JAVASCRIPT, "comment",
+                  _slash_directive(r"eslint-disable(?:-next-line|-line)?\b"), "ESLint rules"),
+    EscapePattern("biome-ignore", JAVASCRIPT, "comment", _slash_directive(r"biome-ignore\b"),
+                  "Biome lint rules"),
+    EscapePattern("istanbul ignore", JAVASCRIPT, "comment",
+                  _slash_directive(r"istanbul\s+ignore\b"), "coverage measurement of this code"),
+    EscapePattern("c8 ignore", JAVASCRIPT, "comment", _slash_directive(r"c8\s+ignore\b"),
+                  "coverage measurement of this code"),
+    EscapePattern("#[allow]", RUST, "code", re.compile(r"#\s*\[\s*allow\s*\((?:[^)]*\)\s*\])?"),
+                  "compiler and clippy lints on this item"),
+    EscapePattern("#![allow]", RUST, "code",
+                  re.compile(r"#\s*!\s*\[\s*allow\s*\((?:[^)]*\)\s*\])?"),
+                  "compiler and clippy lints for the whole module or crate"),
+    EscapePattern("nolint", GO, "comment", re.compile(r"//\s*nolint\b"),
+                  "golangci-lint linters on this line"),
+    EscapePattern("@SuppressWarnings", JAVA, "code",
+                  re.compile(r"@(?:java\.lang\.)?SuppressWarnings\b(?:\s*\([^)]*\)?)?"),
+                  "compiler and static-analysis warnings on this declaration"),
+    EscapePattern("@Suppress", KOTLIN, "code",
+                  re.compile(r"@(?:kotlin\.)?Suppress\b(?:\([^)]*\)?)?"),
+                  "compiler and static-analysis warnings on this declaration"),
+)
+
+
+# The word (lower case) that every match of a row contains: a line without it holds no such
+# escape, so a file whose added lines hold none of its rows' words needs no parsing.
+WORDS: dict[str, str] = {
+    "type: ignore": "type", "noqa": "noqa", "ruff: noqa": "noqa", "pyright: ignore": "pyright",
+    "mypy: ignore-errors": "mypy", "mypy: disable-error-code": "mypy",
+    "pylint: disable": "pylint", "pragma: no cover": "pragma", "as any": "any",
+    "@ts-ignore": "@ts-", "@ts-expect-error": "@ts-", "@ts-nocheck": "@ts-",
+    "eslint-disable": "eslint-disable", "biome-ignore": "biome-ignore",
+    "istanbul ignore": "istanbul", "c8 ignore": "c8", "#[allow]": "allow", "#![allow]": "allow",
+    "nolint": "nolint", "@SuppressWarnings": "suppress", "@Suppress": "suppress",
+}
+
+
+@functools.cache
+def _words(extension: str) -> re.Pattern[str]:
+    words = [WORDS[row.rule] for row in rows_for("f" + extension)]
+    return re.compile("|".join(map(re.escape, words)) or "(?!)", re.IGNORECASE)
+
+
+def words_for(path: str) -> re.Pattern[str]:
+    """The words an escape in `path` must contain (case-insensitively)."""
+    return _words(os.path.splitext(path)[1].lower())
+
+
+def rows_for(path: str) -> tuple[EscapePattern, ...]:
+    """The escape rows that apply to `path`, by its extension."""
+    lowered = path.lower()
+    return tuple(row for row in ROWS if lowered.endswith(row.extensions))

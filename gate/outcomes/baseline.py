@@ -1,0 +1,112 @@
+"""The baseline, paid for only when needed: when a required check fails on the head, it runs
+again on the base (a fresh checkout, a fresh install), and each failure is classified as a
+regression (passes at base, fails at head) or pre-existing (fails at base too).
+
+A pre-existing failure still blocks a required check; the message tells the reviewer that it
+is not this change's doing.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Callable, Sequence
+
+from gate.engine.config import UserCheck
+from gate.engine.context import Workspace
+from gate.execution import process, workspace
+from gate.models import CheckResult, Finding
+from gate.outcomes.testrun import TestRun, run_tests
+
+REGRESSION = "regression"
+PRE_EXISTING = "pre-existing"
+# (temporary root, checkout) -> the fresh environment to run in
+MakeWorkspace = Callable[[str, str], Workspace]
+
+
+def needed(result: CheckResult) -> bool:
+    return result.required and result.status == "failed"
+
+
+def _label(test_name: str, base: TestRun) -> str:
+    outcomes = {c.name: c.outcome for c in base.counts.cases} if base.counts else {}
+    if base.counts is not None and base.counts.complete:
+        if outcomes.get(test_name) == "failed":
+            return f"{PRE_EXISTING}: fails at base too"
+        if test_name not in outcomes:
+            return f"{REGRESSION}: new at head"
+        return f"{REGRESSION}: passed at base"
+    if test_name in outcomes:  # a runner that names only its failures
+        return f"{PRE_EXISTING}: fails at base too"
+    if base.counts is not None:
+        return f"{REGRESSION}: not among the base's failures"
+    return (f"{PRE_EXISTING}: the suite fails at base too" if not base.passed
+            else f"{REGRESSION}: the suite passes at base")
+
+
+def _classify_suite(result: CheckResult, base: TestRun) -> CheckResult:
+    findings: list[Finding] = []
+    labels: list[str] = []
+    for f in result.findings:
+        if f.rule != "test-failed":
+            findings.append(f)
+            continue
+        name = f.message.split(" failed in ", 1)[0].removeprefix("flaky: ")
+        label = _label(name, base)
+        labels.append(label.split(":", 1)[0])
+        findings.append(dataclasses.replace(f, message=f"{f.message} [{label}]"))
+    if not labels:  # no test named: the run as a whole
+        return _classify_whole(result, base.passed)
+    return dataclasses.replace(result, summary=result.summary + _tally(labels),
+                               findings=tuple(findings))
+
+
+def _tally(labels: Sequence[str]) -> str:
+    regressions = labels.count(REGRESSION)
+    pre = labels.count(PRE_EXISTING)
+    parts = []
+    if regressions:
+        parts.append(f"{regressions} regression(s)")
+    if pre:
+        parts.append(f"{pre} pre-existing, failing at base too: not this change's doing")
+    return "; baseline: " + ", ".join(parts)
+
+
+def _classify_whole(result: CheckResult, base_ok: bool) -> CheckResult:
+    label = (f"; baseline: {REGRESSION}, passes at base" if base_ok else
+             f"; baseline: {PRE_EXISTING}, fails at base too: not this change's doing")
+    return dataclasses.replace(result, summary=result.summary + label)
+
+
+def run(
+    repo: str,
+    base_sha: str,
+    failing: dict[str, CheckResult],
+    install_command: Callable[[str], str | None],
+    test_command: str | None,
+    user_checks: Sequence[UserCheck],
+    make_workspace: MakeWorkspace,
+) -> dict[str, CheckResult]:
+    """The failing checks, each classified against a run of it on the base."""
+    out: dict[str, CheckResult] = {}
+    with workspace.temporary_root() as root:
+        checkout = workspace.checkout(repo, base_sha, os.path.join(root, "checkout"))
+        ws = make_workspace(root, checkout)
+        command = install_command(checkout)
+        if command is not None:
+            installed = process.run_shell(command, cwd=checkout, env=ws.env,
+                                          timeout=ws.timeout)
+            if not installed.ok:
+                note = f"; baseline: the base does not install either (`{command}`)"
+                return {k: dataclasses.replace(r, summary=r.summary + note)
+                        for k, r in failing.items()}
+        if "install" in failing:
+            out["install"] = _classify_whole(failing["install"], True)
+        if "suite" in failing and test_command is not None:
+            base_run = run_tests(ws, test_command, os.path.join(ws.scratch, "baseline.xml"))
+            out["suite"] = _classify_suite(failing["suite"], base_run)
+        for check in user_checks:
+            if check.name in failing:
+                done = process.run_shell(check.run, cwd=checkout, env=ws.env,
+                                         timeout=check.timeout or ws.timeout)
+                out[check.name] = _classify_whole(failing[check.name], done.ok)
+    return out

@@ -1,0 +1,101 @@
+"""The install and test commands a project implies, read from the files of a checkout."""
+from __future__ import annotations
+
+import glob
+import json
+import os
+import shlex
+
+from gate import toml
+from gate.execution import installer
+
+
+def _exists(root: str, *names: str) -> bool:
+    return any(os.path.exists(os.path.join(root, n)) for n in names)
+
+
+def _pyproject(root: str) -> dict[str, object]:
+    try:
+        with open(os.path.join(root, "pyproject.toml"), encoding="utf-8") as f:
+            return toml.loads(f.read())
+    except (OSError, toml.TOMLDecodeError):
+        return {}
+
+
+def is_python(root: str) -> bool:
+    return _exists(root, "pyproject.toml", "setup.py", "setup.cfg") or bool(
+        glob.glob(os.path.join(root, "requirements*.txt"))
+    )
+
+
+def _dependency_group(data: dict[str, object], name: str) -> list[str] | None:
+    """A PEP 735 dependency group, with `include-group` entries expanded."""
+    groups = data.get("dependency-groups")
+    if not isinstance(groups, dict) or name not in groups:
+        return None
+    out: list[str] = []
+    for item in groups[name]:
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, dict) and isinstance(item.get("include-group"), str):
+            out.extend(_dependency_group(data, item["include-group"]) or [])
+    return out
+
+
+def _python_install(root: str) -> str:
+    uv = installer.find_uv()
+    if _exists(root, "uv.lock") and uv:
+        return f'UV_PROJECT_ENVIRONMENT="$VIRTUAL_ENV" {shlex.quote(uv)} sync --locked'
+    if _exists(root, "poetry.lock"):
+        return "poetry install --no-interaction"
+    pip = installer.pip_install()
+    requirements = sorted(os.path.basename(p)
+                          for p in glob.glob(os.path.join(root, "requirements*.txt")))
+    if _exists(root, "pyproject.toml", "setup.py"):
+        data = _pyproject(root)
+        project = data.get("project")
+        extras = project.get("optional-dependencies", {}) if isinstance(project, dict) else {}
+        if isinstance(extras, dict) and "test" in extras:
+            return f"{pip} -e '.[test]'"
+        group = _dependency_group(data, "test")
+        if group is not None:
+            return " ".join([pip, "-e", ".", *(shlex.quote(r) for r in group)])
+        reqs = "".join(f" -r {shlex.quote(r)}" for r in requirements)
+        return f"{pip} -e .{reqs} pytest"
+    return pip + "".join(f" -r {shlex.quote(r)}" for r in requirements) + " pytest"
+
+
+def install_command(root: str) -> str | None:
+    """The command that installs the project from scratch; None when none is needed."""
+    if is_python(root):
+        return _python_install(root)
+    if _exists(root, "package-lock.json", "npm-shrinkwrap.json"):
+        return "npm ci"
+    if _exists(root, "pnpm-lock.yaml"):
+        return "pnpm install --frozen-lockfile"
+    if _exists(root, "yarn.lock"):
+        return "yarn install --frozen-lockfile"
+    if _exists(root, "bun.lock", "bun.lockb"):
+        return "bun install --frozen-lockfile"
+    if _exists(root, "package.json"):
+        return "npm install"
+    return None
+
+
+def test_command(root: str) -> str | None:
+    """The command that runs the whole suite; None when nothing says how."""
+    if is_python(root):
+        return "python -m pytest"
+    if _exists(root, "package.json"):
+        try:
+            with open(os.path.join(root, "package.json"), encoding="utf-8") as f:
+                scripts = json.load(f).get("scripts", {})
+        except (OSError, ValueError, AttributeError):
+            scripts = {}
+        if isinstance(scripts, dict) and "test" in scripts:
+            return "npm test"
+    if _exists(root, "Cargo.toml"):
+        return "cargo test"
+    if _exists(root, "go.mod"):
+        return "go test ./..."
+    return None

@@ -1,0 +1,43 @@
+"""Per-test outcomes from a JUnit XML report (pytest's `--junitxml`, family xunit1)."""
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from gate.outcomes.record import CaseResult, Outcome
+
+__all__ = ["CaseResult", "parse"]
+
+
+def _display_name(classname: str, name: str, file: str | None) -> str:
+    if file and file.endswith(".py"):
+        module = file[:-3].replace("/", ".")
+        if classname == module:
+            return f"{file}::{name}"
+        if classname.startswith(module + "."):
+            return f"{file}::{classname[len(module) + 1:].replace('.', '::')}::{name}"
+    return f"{classname}::{name}" if classname else name
+
+
+def parse(path: str) -> list[CaseResult] | None:
+    """The outcomes in a report file; None if the file is missing or not a JUnit report."""
+    try:
+        root = ET.parse(path).getroot()
+    except (OSError, ET.ParseError):
+        return None
+    outcomes = []
+    for case in root.iter("testcase"):
+        file = case.get("file")
+        line_text = case.get("line")
+        line = int(line_text) + 1 if line_text and line_text.isdigit() else None
+        outcome: Outcome = "passed"
+        message = ""
+        for child in case:
+            if child.tag in ("failure", "error"):
+                outcome = "failed"
+                message = child.get("message") or (child.text or "").strip()
+                break
+            if child.tag == "skipped":
+                outcome = "skipped"
+        name = _display_name(case.get("classname", ""), case.get("name", ""), file)
+        outcomes.append(CaseResult(name, file, line, outcome, message[:500]))
+    return outcomes

@@ -1,0 +1,57 @@
+"""Per-test results for every common runner: one parser per runner, tried in this order.
+
+A parser reads the run's combined output (and, for pytest, the report file it asked for) and
+returns the runner's counts, or None when the output is not that runner's. Runners that can
+write a machine report without editing the user's command are asked to through the
+environment (`report_env`); the others are read from their closing summary.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from gate.outcomes.record import CaseResult, Counts
+from gate.outcomes.runners import (
+    cargo_test,
+    go_test,
+    jest,
+    mocha,
+    nextest,
+    node_test,
+    pytest,
+    unittest,
+    vitest,
+)
+
+__all__ = ["PARSERS", "CaseResult", "Counts", "read", "report_env"]
+
+# nextest before cargo test (nextest prints captured "test result:" lines); the others
+# recognise a summary line that no other runner prints.
+PARSERS: dict[str, Callable[[str, str], Counts | None]] = {
+    pytest.NAME: pytest.parse,
+    nextest.NAME: nextest.parse,
+    cargo_test.NAME: cargo_test.parse,
+    go_test.NAME: go_test.parse,
+    jest.NAME: jest.parse,
+    vitest.NAME: vitest.parse,
+    mocha.NAME: mocha.parse,
+    node_test.NAME: node_test.parse,
+    unittest.NAME: unittest.parse,
+}
+
+
+def report_env(environ: Mapping[str, str], report: str,
+               extra_addopts: Sequence[str] = ()) -> dict[str, str]:
+    """`environ` with the variables that ask runners for per-test reports."""
+    env = dict(environ)
+    env.update(pytest.env(report, extra_addopts))
+    env.update(go_test.env(env))
+    return env
+
+
+def read(output: str, report: str) -> Counts | None:
+    """The counts of the first runner whose report or summary is found."""
+    for parse in PARSERS.values():
+        counts = parse(output, report)
+        if counts is not None:
+            return counts
+    return None

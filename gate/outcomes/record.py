@@ -1,0 +1,45 @@
+"""What a test run is reduced to: per-test outcomes and the runner's counts."""
+from __future__ import annotations
+
+import dataclasses
+from typing import Literal
+
+Outcome = Literal["passed", "failed", "skipped"]
+
+
+@dataclasses.dataclass(frozen=True)
+class CaseResult:
+    name: str  # as the runner prints it: file::Class::test, "describe > it", tests::name
+    file: str | None  # relative to the checkout
+    line: int | None  # 1-based: the test's definition
+    outcome: Outcome
+    message: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class Counts:
+    runner: str  # a key of gate.outcomes.reading.PARSERS
+    passed: int
+    failed: int
+    skipped: int
+    cases: tuple[CaseResult, ...] = ()  # every test, or only the failing ones (complete=False)
+    complete: bool = True
+    unit: str = "tests"  # "packages" where a runner only reports those
+
+    @property
+    def ran(self) -> int:
+        return self.passed + self.failed
+
+    def failures(self) -> list[CaseResult]:
+        return [c for c in self.cases if c.outcome == "failed"]
+
+    def describe(self) -> str:
+        """"41/41 tests, 2 skipped": what passed of what ran."""
+        text = f"{self.passed}/{self.ran} {self.unit}"
+        return text + (f", {self.skipped} skipped" if self.skipped else "")
+
+
+def first_lines(lines: list[str], limit: int = 4) -> str:
+    """The first non-blank lines of a failure's text, stripped, joined by newlines."""
+    kept = [line.strip() for line in lines if line.strip()]
+    return "\n".join(kept[:limit])

@@ -1,0 +1,82 @@
+"""One run of the test command, with per-test outcomes where the runner can report them."""
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from collections.abc import Sequence
+
+from gate.engine.context import Workspace
+from gate.execution import process
+from gate.outcomes import reading as results
+from gate.outcomes.location import locate
+from gate.outcomes.record import CaseResult, Counts
+
+_PYTEST = re.compile(r"^\s*(?:python3?\s+-m\s+)?pytest(?:\s|$)")
+_SHELL_OPERATORS = re.compile(r"[;&|<>`$()]")
+# pytest's exit codes other than 0 and 1, named in a run's summary.
+_PYTEST_EXITS = {2: "interrupted", 3: "internal error", 4: "usage error",
+                 5: "no tests collected"}
+
+
+@dataclasses.dataclass(frozen=True)
+class TestRun:
+    completed: process.Completed
+    counts: Counts | None  # None: no runner's report or summary was found
+    expects_report: bool = False  # pytest run directly: it always writes its JUnit report
+
+    @property
+    def failed_tests(self) -> list[CaseResult]:
+        return self.counts.failures() if self.counts else []
+
+    @property
+    def passed(self) -> bool:
+        """Exit status and the runner's counts must agree: a run passes only if both say so
+        (a run that exits 0 with failures, or having run no test, does not pass)."""
+        if not self.completed.ok:
+            return False
+        if self.counts is None:
+            return not self.expects_report
+        return self.counts.failed == 0 and self.counts.passed > 0
+
+    def problem(self) -> str:
+        """Why the run did not pass, in a few words."""
+        c = self.completed
+        if c.timed_out:
+            return "timed out"
+        if c.not_found:
+            return "command not found"
+        if c.returncode != 0:
+            runner = self.counts.runner if self.counts else None
+            if runner == "pytest" and c.returncode in _PYTEST_EXITS:
+                return f"exit {c.returncode}: {_PYTEST_EXITS[c.returncode]}"
+            return f"exit {c.returncode}"
+        if self.counts is None and self.expects_report:
+            return "exit 0 but pytest wrote no report: the session was cut short (os._exit?)"
+        if self.counts is not None and self.counts.failed:
+            return f"exit 0 but {self.counts.failed} test(s) failed"
+        return "exit 0 but no test ran"
+
+
+def is_plain_pytest(command: str) -> bool:
+    """A single pytest invocation, to which test file arguments can be appended."""
+    return bool(_PYTEST.match(command)) and not _SHELL_OPERATORS.search(command)
+
+
+def run_tests(
+    ws: Workspace,
+    command: str,
+    report: str,
+    *,
+    extra_addopts: Sequence[str] = (),
+) -> TestRun:
+    """Run `command` in the checkout; runners that can are asked for per-test reports through
+    the environment (pytest: PYTEST_ADDOPTS), so the user's command is not edited."""
+    env = results.report_env(ws.env, report, extra_addopts)
+    if os.path.exists(report):
+        os.unlink(report)
+    completed = process.run_argv([*ws.test_prefix, "/bin/sh", "-c", command], cwd=ws.checkout,
+                                 env=env, timeout=ws.timeout, display=command)
+    counts = results.read(completed.output, report)
+    return TestRun(completed, locate(counts, ws.checkout) if counts else None,
+                   expects_report=bool(_PYTEST.match(command)))

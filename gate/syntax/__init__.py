@@ -1,1 +1,0 @@
-"""Source read through tree-sitter grammars: JavaScript, TypeScript, Go, Rust, Java and Ruby."""
