@@ -11,7 +11,8 @@ from gate.execution.overlay import overlay
 from gate.lang import testfiles
 from gate.models import CheckResult, Finding, Status
 from gate.outcomes import detail
-from gate.outcomes.testrun import is_plain_pytest, run_tests
+from gate.outcomes.pytest_command import single_pytest_args
+from gate.outcomes.testrun import run_tests
 
 ID = "base-tests"
 TITLE = "The base's tests still pass on the head code"
@@ -67,7 +68,7 @@ def run(ctx: DiffContext, ws: Workspace, command: str) -> CheckResult:
     if base_cfg.path is not None or config_changed:
         files[BASE_INI] = base_cfg.to_ini().encode()
         extra = ["-c", os.path.join(ws.checkout, BASE_INI), "--rootdir", ws.checkout]
-    scoped = bool(to_run) and is_plain_pytest(command)
+    scoped = bool(to_run) and single_pytest_args(command) is not None
     full = command + "".join(" " + shlex.quote(p) for p in to_run) if scoped else command
     with overlay(ws.checkout, files):
         result = run_tests(ws, full, os.path.join(ws.scratch, "base-tests.xml"),

@@ -16,6 +16,7 @@ from gate.execution import installer, network, venv, workspace
 from gate.execution.environment import clean_env, with_venv
 from gate.models import CheckResult, Finding
 from gate.outcomes import baseline, count_drop, detect
+from gate.outcomes.pytest_command import is_pytest
 
 DROPPED = "tests-removed:not-collected"  # the tests no longer run: merged into tests-removed
 
@@ -59,7 +60,7 @@ def _collections(change: Change, ws: Workspace, root: str,
                  command: str) -> count_drop.Collections | None:
     """The collections for the test-count comparison (pytest only), when the change touches
     what decides them; run beside the suite."""
-    if (not detect.is_python(ws.checkout) or "pytest" not in command
+    if (not detect.is_python(ws.checkout) or not is_pytest(command)
             or not count_drop.may_change_collection(change.diff)):
         return None
     base = workspace.checkout(change.repo, change.diff.base, os.path.join(root, "base"))

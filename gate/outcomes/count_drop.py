@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import shlex
 from collections.abc import Mapping
 
 from gate.engine.context import DiffContext
@@ -15,6 +14,7 @@ from gate.execution import process
 from gate.lang import testdefs
 from gate.models import CheckResult, Finding
 from gate.outcomes import junit
+from gate.outcomes.pytest_command import single_pytest_args
 
 COLLECT = "python -m pytest --collect-only -q"
 _NODE = re.compile(r"^([^\s:][^:]*\.py)::(\S.*?)\s*$")
@@ -115,7 +115,6 @@ def head_collection(sets: Collections, suite_report: str, checkout: str,
     return collected(checkout, env, timeout)
 
 
-_PYTEST = re.compile(r"^(?:\S*python[\d.]*\s+-m\s+pytest|\S*pytest|\S*py\.test)$")
 # Options that change what pytest prints or how it runs tests, never which tests it runs.
 _NEUTRAL = re.compile(
     r"^(?:-[qvsl]+|-r\w+|--tb=\w+|--color=\w+|--durations=\d+|--strict-markers"
@@ -127,15 +126,8 @@ def whole_suite(command: str) -> bool:
     """Whether `command` runs pytest on everything it collects, with no path, `-k`, `-m`,
     plugin or other option that could select tests: then its JUnit report lists exactly
     the tests the head collects, and that collection need not be run again."""
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        return False
-    for prefix in (3, 1):
-        if len(words) >= prefix and _PYTEST.match(" ".join(words[:prefix])):
-            rest = words[prefix:]
-            break
-    else:
+    rest = single_pytest_args(command)
+    if rest is None:
         return False
     joined: list[str] = []
     for word in rest:  # `-n 4`: an option and its value

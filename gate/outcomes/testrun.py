@@ -3,17 +3,15 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import re
 from collections.abc import Sequence
 
 from gate.engine.context import Workspace
 from gate.execution import process
 from gate.outcomes import reading as results
 from gate.outcomes.location import locate
+from gate.outcomes.pytest_command import is_pytest
 from gate.outcomes.record import CaseResult, Counts
 
-_PYTEST = re.compile(r"^\s*(?:python3?\s+-m\s+)?pytest(?:\s|$)")
-_SHELL_OPERATORS = re.compile(r"[;&|<>`$()]")
 # pytest's exit codes other than 0 and 1, named in a run's summary.
 _PYTEST_EXITS = {2: "interrupted", 3: "internal error", 4: "usage error",
                  5: "no tests collected"}
@@ -58,11 +56,6 @@ class TestRun:
         return "exit 0 but no test ran"
 
 
-def is_plain_pytest(command: str) -> bool:
-    """A single pytest invocation, to which test file arguments can be appended."""
-    return bool(_PYTEST.match(command)) and not _SHELL_OPERATORS.search(command)
-
-
 def run_tests(
     ws: Workspace,
     command: str,
@@ -79,4 +72,4 @@ def run_tests(
                                  env=env, timeout=ws.timeout, display=command)
     counts = results.read(completed.output, report)
     return TestRun(completed, locate(counts, ws.checkout) if counts else None,
-                   expects_report=bool(_PYTEST.match(command)))
+                   expects_report=is_pytest(command))
