@@ -31,9 +31,6 @@ def _diff_checks(change: Change, progress: Progress) -> dict[str, CheckResult]:
 
 
 def _report(change: Change, results: dict[str, CheckResult], start: float) -> Report:
-    if runtime.DROPPED in results:
-        results[tests_removed.ID] = count_drop.merge(results[tests_removed.ID],
-                                                     list(results.pop(runtime.DROPPED).findings))
     checks = tuple(results[check_id] for check_id in registry.ORDER) + tuple(
         results[c.name] for c in change.config.checks)
     optional = {c.name for c in change.config.checks if not c.required}
@@ -51,8 +48,10 @@ def run(options: Options, progress: Progress | None = None) -> Report:
     change = prepare(options)
     scanned = background.Background(functools.partial(_diff_checks, change, progress),
                                     "gate-diff-checks")
-    results = runtime.checks(change, progress)
-    return _report(change, {**scanned.result(), **results}, start)
+    ran = runtime.checks(change, progress)
+    scanned_results = scanned.result()
+    removed = count_drop.merge(scanned_results[tests_removed.ID], list(ran.not_run))
+    return _report(change, {**scanned_results, **ran.checks, tests_removed.ID: removed}, start)
 
 
 def scan(options: Options, progress: Progress | None = None) -> Report:

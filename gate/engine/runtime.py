@@ -7,7 +7,7 @@ import functools
 import os
 import time
 
-from gate.checks import base_tests, install, registry, suite, tests_removed, user
+from gate.checks import base_tests, install, registry, suite, user
 from gate.engine import background, redact
 from gate.engine.change import Change
 from gate.engine.context import Workspace
@@ -18,7 +18,13 @@ from gate.models import CheckResult, Finding
 from gate.outcomes import baseline, count_drop, detect
 from gate.outcomes.pytest_command import is_pytest
 
-DROPPED = "tests-removed:not-collected"  # the tests no longer run: merged into tests-removed
+
+@dataclasses.dataclass
+class RuntimeResults:
+    """The runtime checks' results by id (user checks by name), and the tests defined at head
+    that no longer run (the count drop), which `tests-removed` reports."""
+    checks: dict[str, CheckResult]
+    not_run: tuple[Finding, ...] = ()
 
 
 def _fresh_workspace(root: str, checkout: str, timeout: float,
@@ -100,7 +106,7 @@ def _install(change: Change, root: str, checkout: str, progress: Progress) -> tu
 
 
 def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Progress,
-           results: dict[str, CheckResult]) -> None:
+           results: dict[str, CheckResult]) -> tuple[Finding, ...]:
     """The suite runs, the test-count drop, base-tests and the user checks."""
     cfg = change.config
     spaces = _side_by_side(change, ws, root) if cfg.parallel and cfg.runs > 1 else []
@@ -116,22 +122,21 @@ def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Pro
         collections.wait()
         raise
     dropped = _count_drop(change, ws, collections.result())
-    if dropped:
-        results[DROPPED] = CheckResult(tests_removed.ID, "", "failed", False, "",
-                                       findings=tuple(dropped))
     results[base_tests.ID] = timed(
         base_tests.ID, progress, lambda: base_tests.run(change.diff, ws, command))
     _user_checks(change, ws, progress, results)
+    return tuple(dropped)
 
 
-def checks(change: Change, progress: Progress) -> dict[str, CheckResult]:
-    """The runtime checks' results by id (user checks by name), in one temporary root that
-    is removed, with every process still running in it, when they end."""
+def checks(change: Change, progress: Progress) -> RuntimeResults:
+    """The runtime checks, in one temporary root that is removed, with every process still
+    running in it, when they end."""
     cfg = change.config
     with workspace.temporary_root() as root:
         checkout = workspace.checkout(change.repo, change.head, os.path.join(root, "checkout"))
         ws, installed = _install(change, root, checkout, progress)
         results = {install.ID: installed}
+        not_run: tuple[Finding, ...] = ()
         test_cmd = cfg.test or detect.test_command(checkout)
         if installed.status != "passed":
             why = "skipped: the install did not succeed"
@@ -146,6 +151,6 @@ def checks(change: Change, progress: Progress) -> dict[str, CheckResult]:
                                                       required=False)
             _user_checks(change, ws, progress, results)
         else:
-            _tests(change, ws, root, test_cmd, progress, results)
+            not_run = _tests(change, ws, root, test_cmd, progress, results)
         _baseline(change, ws, results)
-    return results
+    return RuntimeResults(results, not_run)

@@ -6,7 +6,7 @@ import shutil
 import subprocess
 from collections.abc import Sequence
 
-from gate.errors import GateError
+from gate.errors import GateError, GitError
 from gate.execution.environment import no_git_env
 
 # Pin git's output against the user's configuration (as diff-cover does).
@@ -35,7 +35,7 @@ def _env(index: bool) -> dict[str, str]:
 
 def run(repo: str, *args: str, check: bool = True, input: bytes | None = None,
         index: bool = False) -> bytes:
-    """Run git in `repo` without the hook variables; raise GateError on failure if `check`."""
+    """Run git in `repo` without the hook variables; raise GitError on failure if `check`."""
     proc = subprocess.run(
         [_git_exe(), "-C", repo, *args],
         env=_env(index),
@@ -45,7 +45,7 @@ def run(repo: str, *args: str, check: bool = True, input: bytes | None = None,
     )
     if check and proc.returncode != 0:
         stderr = proc.stderr.decode("utf-8", "replace").strip()
-        raise GateError(f"git {' '.join(args)} failed (exit {proc.returncode}): {stderr}")
+        raise GitError(args, proc.returncode, stderr)
     return proc.stdout
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from gate.errors import GateError
+from gate.errors import GateError, GitError
 from gate.vcs import git
 
 _FULL_SHA = re.compile(r"[0-9a-f]{40}")
@@ -20,14 +20,14 @@ def _commit(repo: str, ref: str) -> str | None:
         return None
     try:
         return git.text(repo, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").strip()
-    except GateError:
+    except GitError:
         return None
 
 
 def _merge_base(repo: str, a: str, b: str) -> str | None:
     try:
         return git.text(repo, "merge-base", a, b).strip() or None
-    except GateError:
+    except GitError:
         return None
 
 
@@ -40,7 +40,7 @@ def _fetch(repo: str, remote: str, *args: str) -> None:
     try:
         git.run(repo, "-c", "credential.interactive=never", "fetch", "--quiet", "--no-tags",
                 *args, remote)
-    except GateError as e:
+    except GitError as e:
         raise GateError(f"the clone is shallow and fetching history from {remote} failed: "
                         f"{e}. Run `git fetch --unshallow {remote}` and retry") from e
 
@@ -58,7 +58,7 @@ def _fetch_branch(repo: str, remote: str, ref: str) -> bool:
     try:
         git.run(repo, "-c", "credential.interactive=never", "fetch", "--quiet", "--no-tags",
                 "--depth=1", remote, refspec)
-    except GateError:
+    except GitError:
         return False
     return True
 
