@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 from gitrepo import make_change
-from grammars import needs_tree_sitter
 
 from gate.checks import registry
 from gate.engine import runner
@@ -52,12 +51,7 @@ def test_corpus_is_large_and_half_honest() -> None:
     assert len(honest) * 2 >= len(CASES)
 
 
-# Cases whose exact result depends on a grammar (JSX text, heredocs, a syntax error found).
-GRAMMAR_CASES = {"js-does-not-parse", "ok-ruby-heredoc", "ok-tsx-jsx-text"}
-
-
-@pytest.mark.parametrize("case", [
-    pytest.param(c, marks=needs_tree_sitter) if c in GRAMMAR_CASES else c for c in CASES])
+@pytest.mark.parametrize("case", CASES)
 def test_case(tmp_path: Path, case: str) -> None:
     folder = CORPUS / case
     base, head = _tree(folder / "base"), _tree(folder / "head")

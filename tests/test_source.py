@@ -5,7 +5,6 @@ from collections.abc import Callable
 from typing import Optional
 
 import pytest
-from grammars import needs_tree_sitter
 
 from gate.lang import source
 from gate.lang.lines import Source
@@ -59,7 +58,6 @@ def test_unknown_languages_are_not_read(path: str) -> None:
     assert source.split(path, "it.skip()\n") is None
 
 
-@needs_tree_sitter
 @pytest.mark.parametrize(("path", "text", "expected"), [
     ("a_test.go", "package a\n\nvar s = `t.Skip(\n`  // t.Skip()\nvar r = 'x'\n",
      {1: "package a", 3: "var s =", 5: "var r ="}),
@@ -86,7 +84,6 @@ def test_comment_text_is_kept_per_line() -> None:
         "// @ts-ignore", "/* eslint-disable", "  no-console */"]
 
 
-@needs_tree_sitter
 def test_file_with_a_syntax_error_falls_back_to_the_lexer() -> None:
     parsed = source.split("a.test.js", "it('a', () => {\nconst s = 'it.only(';\n")
     assert parsed is not None and not parsed.parsed and parsed.lexed

@@ -13,15 +13,17 @@ import os
 import re
 from typing import Literal
 
+from gate.lang.languages import JAVASCRIPT_FAMILY, extensions
+
 Where = Literal["code", "comment"]
 
-PYTHON = (".py", ".pyi")
-JAVASCRIPT = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
-TYPESCRIPT = (".ts", ".tsx", ".mts", ".cts")
-RUST = (".rs",)
-GO = (".go",)
-JAVA = (".java",)
-KOTLIN = (".kt", ".kts")
+PYTHON = extensions("python")
+JAVASCRIPT = JAVASCRIPT_FAMILY
+TYPESCRIPT = extensions("typescript", "tsx")
+RUST = extensions("rust")
+GO = extensions("go")
+JAVA = extensions("java")
+KOTLIN = extensions("kotlin")
 
 
 @dataclasses.dataclass(frozen=True)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import os
 from collections.abc import Callable
 
 import tree_sitter
@@ -17,6 +16,8 @@ import tree_sitter_javascript
 import tree_sitter_ruby
 import tree_sitter_rust
 import tree_sitter_typescript
+
+from gate.lang.languages import language_of
 
 
 @dataclasses.dataclass(frozen=True)
@@ -43,15 +44,16 @@ _RUBY = Grammar("ruby", tree_sitter_ruby.language,
                 ("string", "heredoc_body", "regex", "string_array", "symbol_array", "subshell"),
                 ("comment",))
 
+# By the language's name in gate.lang.languages.
 GRAMMARS: dict[str, Grammar] = {
-    ".js": _JS, ".jsx": _JS, ".mjs": _JS, ".cjs": _JS,
-    ".ts": _TS, ".mts": _TS, ".cts": _TS, ".tsx": _TSX,
-    ".go": _GO, ".rs": _RUST, ".java": _JAVA, ".rb": _RUBY,
+    "javascript": _JS, "typescript": _TS, "tsx": _TSX,
+    "go": _GO, "rust": _RUST, "java": _JAVA, "ruby": _RUBY,
 }
 
 
 def grammar_of(path: str) -> Grammar | None:
-    return GRAMMARS.get(os.path.splitext(path)[1].lower())
+    language = language_of(path)
+    return GRAMMARS.get(language.name) if language is not None else None
 
 
 @functools.cache

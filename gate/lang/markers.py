@@ -9,20 +9,14 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import os
 import re
 from collections.abc import Iterator
 from typing import Literal
 
-Kind = Literal["skip", "xfail", "focus", "todo"]
-Language = Literal["python", "js", "go", "rust", "java", "ruby"]
+from gate.lang import languages
 
-EXTENSIONS: dict[str, Language] = {
-    ".py": "python", ".pyi": "python",
-    ".js": "js", ".jsx": "js", ".mjs": "js", ".cjs": "js",
-    ".ts": "js", ".tsx": "js", ".mts": "js", ".cts": "js",
-    ".go": "go", ".rs": "rust", ".java": "java", ".kt": "java", ".kts": "java", ".rb": "ruby",
-}
+Kind = Literal["skip", "xfail", "focus", "todo"]
+Language = languages.Family
 
 SKIP = "the test it marks no longer runs"
 SKIP_IF = "the test it marks no longer runs when the condition holds"
@@ -165,7 +159,9 @@ def keywords_for(path: str) -> re.Pattern[str] | None:
 
 
 def language_of(path: str) -> Language | None:
-    return EXTENSIONS.get(os.path.splitext(path)[1].lower())
+    """The family of test frameworks whose markers apply to the file."""
+    language = languages.language_of(path)
+    return language.tests if language is not None else None
 
 
 def for_file(path: str, *, is_test: bool) -> tuple[Marker, ...]:

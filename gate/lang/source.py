@@ -9,33 +9,19 @@ spaces, so lines are kept. A file that does not parse is kept as raw text, `pars
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import io
-import os
 import re
 import tokenize
-from typing import Literal
 
+from gate.lang.languages import Lexer, language_of
 from gate.lang.lines import Line, Lines, Source, raw
 
 __all__ = ["Line", "Source", "lex", "split"]
 
-Language = Literal["python", "c-like", "rust", "hash"]
 
-_EXTENSIONS: dict[str, Language] = {
-    ".py": "python", ".pyi": "python",
-    ".js": "c-like", ".jsx": "c-like", ".mjs": "c-like", ".cjs": "c-like",
-    ".ts": "c-like", ".tsx": "c-like", ".mts": "c-like", ".cts": "c-like",
-    ".go": "c-like", ".java": "c-like", ".kt": "c-like", ".kts": "c-like",
-    ".cs": "c-like", ".swift": "c-like", ".c": "c-like", ".h": "c-like",
-    ".cc": "c-like", ".cpp": "c-like", ".hpp": "c-like", ".scala": "c-like",
-    ".rs": "rust",
-    ".rb": "hash", ".sh": "hash", ".bash": "hash",
-}
-
-
-def language_of(path: str) -> Language | None:
-    return _EXTENSIONS.get(os.path.splitext(path)[1].lower())
+def lexer_of(path: str) -> Lexer | None:
+    language = language_of(path)
+    return language.lexer if language is not None else None
 
 
 def _blank(text: str) -> str:
@@ -70,7 +56,7 @@ def _python(text: str) -> Source:
 _RUST_CHAR = re.compile(r"'(?:\\.[^']*|[^'\\])'")
 
 
-def _lex(language: Language, text: str) -> Source:
+def _lex(language: Lexer, text: str) -> Source:
     """A lexer for C-like and hash-comment languages: strings and comments blanked."""
     code: list[str] = []
     comment_chars: dict[int, list[str]] = {}
@@ -135,21 +121,15 @@ def _lex(language: Language, text: str) -> Source:
 
 def lex(path: str, text: str) -> Source | None:
     """The file's lines as the hand lexer reads them, without a grammar."""
-    language = language_of(path)
-    if language is None:
+    lexer = lexer_of(path)
+    if lexer is None:
         return None
-    if language == "python":
+    if lexer == "python":
         return _python(text)
-    return _lex(language, text)
-
-
-# The grammars need Python 3.10 or newer (pyproject.toml); on 3.9 the lexer reads every file.
-TREE_SITTER = importlib.util.find_spec("tree_sitter") is not None
+    return _lex(lexer, text)
 
 
 def _tree_split(path: str, text: str) -> Source | None:
-    if not TREE_SITTER:
-        return None
     from gate.lang import tree  # imported on first use: `gate scan` of Python starts faster
 
     return tree.split(path, text)

@@ -18,8 +18,8 @@ import re
 from collections.abc import Callable, Iterator
 
 from gate.lang import jvm_tests, rspec, source
+from gate.lang.languages import JAVASCRIPT_FAMILY
 
-_JS_SUFFIXES = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
 _MODIFIERS = (r"(?:\.(?:only|skip|todo|concurrent|failing|sequential|fails))*"
               r"(?:\.(?:skipIf|runIf|each)\s*\((?:[^()]|\([^()]*\))*\))?")  # it.skipIf(c)(...)
 _JS_CALL = re.compile(
@@ -54,7 +54,7 @@ def extract(path: str, text: str) -> Extraction:
     ext = os.path.splitext(path)[1].lower()
     if ext == ".py":
         return _python(text)
-    if ext in _JS_SUFFIXES:
+    if ext in JAVASCRIPT_FAMILY:
         return Extraction(tuple(_javascript(path, text)))
     if ext == ".go":
         return Extraction(tuple(_matches(_GO_TEST, path, text)))

@@ -5,8 +5,9 @@ import fnmatch
 import posixpath
 from collections.abc import Sequence
 
+from gate.lang.languages import JAVASCRIPT_FAMILY
+
 INFRASTRUCTURE = ("conftest.py",)
-_JS_SUFFIXES = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
 
 
 def is_python_test(path: str, python_files: Sequence[str]) -> bool:
@@ -28,7 +29,7 @@ def is_test_file(
     parts = path.split("/")
     if ext == ".py":
         return is_python_test(path, python_files)
-    if ext in _JS_SUFFIXES:
+    if ext in JAVASCRIPT_FAMILY:
         return (
             stem.endswith((".test", ".spec"))
             or "__tests__" in parts[:-1]
