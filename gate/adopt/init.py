@@ -34,12 +34,7 @@ def proposed_config(root: str) -> dict[str, Any]:
     """The keys to propose: the test command and user checks of `gate checks --propose`.
     Not `install`: it is detected at each run for the machine that runs it (uv where it is
     found, else pip), so a command written here would pin one machine's choice."""
-    test, checks = propose.propose(root)
-    found: dict[str, Any] = {"test": test}
-    found["checks"] = [{"name": c.name, "run": c.run, **({} if c.required else
-                                                         {"required": False})}
-                       for c in checks] or None
-    return {k: v for k, v in found.items() if v is not None}
+    return propose.as_table(*propose.propose(root))
 
 
 def _config_edit(root: str) -> Edit | None:

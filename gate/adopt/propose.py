@@ -9,8 +9,10 @@ from __future__ import annotations
 import json
 import os
 import re
+from typing import Any
 
 from gate import toml
+from gate.adopt import toml_edit
 from gate.engine.config import UserCheck
 from gate.outcomes import detect
 
@@ -75,18 +77,21 @@ def propose(root: str) -> tuple[str | None, list[UserCheck]]:
     return test, checks
 
 
-def _quote(value: str) -> str:
-    return json.dumps(value)  # a TOML basic string is a JSON string for these characters
+def as_table(test: str | None, checks: list[UserCheck]) -> dict[str, Any]:
+    """The proposal as the keys of a gate config: `test` and `[[checks]]`, where found."""
+    table: dict[str, Any] = {"test": test} if test else {}
+    rows = [{"name": c.name, "run": c.run, **({} if c.required else {"required": False})}
+            for c in checks]
+    if rows:
+        table["checks"] = rows
+    return table
 
 
 def render(test: str | None, checks: list[UserCheck], table: str = "tool.gate") -> str:
     """TOML for pyproject.toml (`tool.gate`) or .gate.toml (`table=""`)."""
-    prefix = f"{table}." if table else ""
-    lines = [f"[{table}]"] if table else []
-    lines.append(f"test = {_quote(test)}" if test else "# test = \"...\"  # none detected")
-    for check in checks:
-        lines += ["", f"[[{prefix}checks]]", f"name = {_quote(check.name)}",
-                  f"run = {_quote(check.run)}"]
-        if not check.required:
-            lines.append("required = false")
-    return "\n".join(lines) + "\n"
+    text = toml_edit.table(table, as_table(test, checks))
+    if test:
+        return text
+    header = f"[{table}]\n" if table else ""
+    rest = text[len(header):]  # a blank line, then the checks, or nothing to say
+    return header + '# test = "..."  # none detected\n' + (rest if rest.strip() else "")

@@ -1,9 +1,24 @@
 """TOML written by the gate: a table appended to a file whose bytes are otherwise kept."""
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
+
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f",
+            "\r": "\\r"}
+
+
+def _char(c: str) -> str:
+    if c in _ESCAPES:
+        return _ESCAPES[c]
+    if ord(c) < 0x20 or ord(c) == 0x7F:  # control characters, which TOML wants escaped
+        return f"\\u{ord(c):04x}"
+    return c  # anything else as it is, in UTF-8: an emoji is one character, not two escapes
+
+
+def string(s: str) -> str:
+    """A TOML basic string."""
+    return '"' + "".join(_char(c) for c in s) + '"'
 
 
 def value(v: object) -> str:
@@ -13,9 +28,9 @@ def value(v: object) -> str:
     if isinstance(v, (int, float)):
         return repr(v)
     if isinstance(v, str):
-        return json.dumps(v)  # a JSON string is a TOML basic string
+        return string(v)
     if isinstance(v, list) and all(isinstance(x, str) for x in v):
-        return "[" + ", ".join(json.dumps(x) for x in v) + "]"
+        return "[" + ", ".join(string(x) for x in v) + "]"
     raise TypeError(f"no TOML form for {v!r}")
 
 

@@ -14,6 +14,7 @@ from gate.checks.check_config import (
     python_config_diff,
     tsconfig_diff,
 )
+from gate.checks.check_config.config_diff import RuledWeakening
 from gate.checks.common import from_findings
 from gate.engine.context import DiffContext
 from gate.lang import generated
@@ -43,7 +44,7 @@ Handler = handlers.Handler
 
 
 def _python(parse: Callable[[str], Any],
-            compare: Callable[[str, Any, Any, str], list[python_config_diff.Change]]) -> Handler:
+            compare: Callable[[str, Any, Any, str], list[RuledWeakening]]) -> Handler:
     return handlers.parsed(parse, handlers.python_config(compare))
 
 

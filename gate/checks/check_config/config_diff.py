@@ -1,6 +1,6 @@
 """Configuration compared as parsed data: flattened keys, what changed, and where it is at head.
 
-A reformatted file with the same values compares equal; each changed key is one `Change`, shown
+A reformatted file with the same values compares equal; each changed key is one `KeyChange`, shown
 as `old -> new`. Lines are found by searching the head text for the section and the key.
 """
 from __future__ import annotations
@@ -20,8 +20,14 @@ class _Absent:
 ABSENT = _Absent()  # a key that one side does not have
 
 
+# What a comparison raises, before it becomes a Finding: the head line and the message, and,
+# where the comparison names it, the rule.
+Weakening = tuple[int, str]
+RuledWeakening = tuple[int, str, str]
+
+
 @dataclasses.dataclass(frozen=True)
-class Change:
+class KeyChange:
     key: str  # dotted path inside the compared table
     old: object  # ABSENT when added
     new: object  # ABSENT when removed
@@ -43,11 +49,11 @@ def _same(old: object, new: object) -> bool:
     return type(old) is type(new) and old == new  # True is not 1 here
 
 
-def changes(old: Mapping[str, object], new: Mapping[str, object]) -> list[Change]:
+def changes(old: Mapping[str, object], new: Mapping[str, object]) -> list[KeyChange]:
     """Each dotted key whose value differs, in key order."""
     before, after = flatten(old), flatten(new)
     return [
-        Change(key, before.get(key, ABSENT), after.get(key, ABSENT))
+        KeyChange(key, before.get(key, ABSENT), after.get(key, ABSENT))
         for key in sorted(set(before) | set(after))
         if not _same(before.get(key, ABSENT), after.get(key, ABSENT))
     ]

@@ -19,7 +19,7 @@ from gate.checks.check_config import (
     tsconfig_diff,
     workflow_diff,
 )
-from gate.checks.check_config.config_diff import ABSENT, show
+from gate.checks.check_config.config_diff import ABSENT, RuledWeakening, show
 from gate.models import Finding, Severity
 from gate.vcs import attributes
 from gate.vcs.diff import ChangedFile
@@ -68,7 +68,7 @@ def parsed(parse: Callable[[str], P], compare: Callable[[str, P, P, str], list[F
     return handler
 
 
-def python_config(compare: Callable[[str, Any, Any, str], list[python_config_diff.Change]],
+def python_config(compare: Callable[[str, Any, Any, str], list[RuledWeakening]],
                    ) -> Callable[[str, Any, Any, str], list[Finding]]:
     def findings(path: str, base: Any, head: Any, new: str) -> list[Finding]:
         return [_finding(path, line, rule, message)

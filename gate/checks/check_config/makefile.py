@@ -11,8 +11,9 @@ import dataclasses
 import re
 import shlex
 
+from gate.checks.check_config.config_diff import Weakening
+
 WATCHED = ("test", "check")
-Change = tuple[int, str]  # head line, message
 
 _RULE = re.compile(r"^(?P<targets>[^:=#\s][^:=#]*?)\s*(?P<colons>::?)(?!=)\s*(?P<rest>.*)$")
 _ASSIGN = re.compile(r"^(?:(?:export|override)\s+)?(?P<name>[^:=#\s+?!]+)\s*(?:::|:|\?|\+|!)?="
@@ -155,9 +156,9 @@ def _via(target: str, root: str) -> str:
     return f"target `{target}`" if target == root else f"target `{target}` (run by `{root}`)"
 
 
-def compare(base: Makefile, head: Makefile) -> list[Change]:
+def compare(base: Makefile, head: Makefile) -> list[Weakening]:
     """What the head changes in how the base's `test` and `check` targets run."""
-    out: list[Change] = []
+    out: list[Weakening] = []
     watched = _watched(base)
     for target, root in watched.items():
         old, new = base.rules[target], head.rules.get(target)

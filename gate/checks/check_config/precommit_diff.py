@@ -15,10 +15,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from gate.checks.check_config.config_diff import ABSENT, show
+from gate.checks.check_config.config_diff import ABSENT, Weakening, show
 from gate.checks.check_config.workflow_diff import Key, Lines
 
-Change = tuple[int, str]  # head line, message
 Table = dict[str, object]
 Hook = tuple[tuple[Key, ...], Table]  # path from the document root, the hook
 
@@ -167,11 +166,11 @@ def _skipped(base: Table, head: Table) -> set[str]:
     return ids(head) - ids(base)
 
 
-def compare(base: Table, head: Table, head_text: str, paths: Sequence[str]) -> list[Change]:
+def compare(base: Table, head: Table, head_text: str, paths: Sequence[str]) -> list[Weakening]:
     """What the head's pre-commit config no longer checks that the base's did; `paths` are the
     files tracked at head."""
     lines = Lines(head_text)
-    out: list[Change] = []
+    out: list[Weakening] = []
     old_hooks, new_hooks = _hooks(base), _hooks(head)
     for name, entries in old_hooks.items():
         heads = new_hooks.get(name, [])

@@ -5,9 +5,8 @@ from __future__ import annotations
 import posixpath
 
 from gate.checks.check_config import config_diff
-from gate.checks.check_config.config_diff import show
+from gate.checks.check_config.config_diff import RuledWeakening, show
 
-Change = tuple[int, str, str]  # head line, rule, message
 Table = dict[str, object]
 Sections = dict[str, Table]
 
@@ -22,7 +21,7 @@ INI_FILES = ("pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "mypy.ini", ".
              ".flake8", ".coveragerc")
 
 
-def pyproject(path: str, base: Table, head: Table, new: str) -> list[Change]:
+def pyproject(path: str, base: Table, head: Table, new: str) -> list[RuledWeakening]:
     out = []
     for table, rule in PYPROJECT_TABLES:
         note = GATE_NOTE if rule == "gate-config" else WEAKEN_NOTE
@@ -33,7 +32,7 @@ def pyproject(path: str, base: Table, head: Table, new: str) -> list[Change]:
     return out
 
 
-def gate_toml(path: str, base: Table, head: Table, new: str) -> list[Change]:
+def gate_toml(path: str, base: Table, head: Table, new: str) -> list[RuledWeakening]:
     return [
         (config_diff.toml_line(new, "", ch.key), "gate-config",
                  f"{ch.key}: {show(ch.old)} -> {show(ch.new)}; {GATE_NOTE}")
@@ -55,7 +54,7 @@ def _ini_rule(name: str, section: str) -> str | None:
     return None
 
 
-def ini(path: str, base: Sections, head: Sections, new: str) -> list[Change]:
+def ini(path: str, base: Sections, head: Sections, new: str) -> list[RuledWeakening]:
     out = []
     name = posixpath.basename(path)
     for section in sorted(set(base) | set(head)):

@@ -17,9 +17,8 @@ import re
 from collections.abc import Callable
 
 from gate.checks.check_config import jsonc
-from gate.checks.check_config.config_diff import ABSENT, dig, json_line, show
+from gate.checks.check_config.config_diff import ABSENT, Weakening, dig, json_line, show
 
-Change = tuple[int, str]  # head line, message
 Table = dict[str, object]
 
 # Implied by `strict: true` unless set on their own.
@@ -71,7 +70,7 @@ def _patterns(value: object) -> set[str]:
     return out
 
 
-def _options(base: Table, head: Table, text: str) -> list[Change]:
+def _options(base: Table, head: Table, text: str) -> list[Weakening]:
     old, new = dig(base, "compilerOptions"), dig(head, "compilerOptions")
     out = []
     for name in STRICTER_WHEN_ON + LOOSER_WHEN_ON:
@@ -93,7 +92,7 @@ def _whole_directory(config: Table) -> bool:
     return "include" not in config and "files" not in config
 
 
-def _scope(base: Table, head: Table, text: str) -> list[Change]:
+def _scope(base: Table, head: Table, text: str) -> list[Weakening]:
     out = []
     for key in ("include", "files"):
         before, after = base.get(key, ABSENT), head.get(key, ABSENT)
@@ -155,7 +154,7 @@ def resolved(path: str, config: Table, read: Callable[[str], str | None],
             "compilerOptions": own}
 
 
-def _extends(base: Table, head: Table, text: str) -> list[Change]:
+def _extends(base: Table, head: Table, text: str) -> list[Weakening]:
     """An `extends` naming a package changed: what it brings cannot be compared here."""
     before, after = _targets(base), _targets(head)
     packages = [t for t in {*before, *after} if _is_package(t)]
@@ -167,7 +166,7 @@ def _extends(base: Table, head: Table, text: str) -> list[Change]:
              "package the gate cannot read: check they are as strict")]
 
 
-def compare(base: Table, head: Table, head_text: str) -> list[Change]:
+def compare(base: Table, head: Table, head_text: str) -> list[Weakening]:
     """What the head's tsconfig no longer checks that the base's did (both sides with what
     they inherit, see `resolved`)."""
     text = jsonc.strip(head_text)  # a key in a comment is not the key

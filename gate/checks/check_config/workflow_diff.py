@@ -17,10 +17,9 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
 
-from gate.checks.check_config.config_diff import ABSENT, show
+from gate.checks.check_config.config_diff import ABSENT, RuledWeakening, show
 
 Key = Union[str, int]
-Change = tuple[int, str, str]  # head line, rule, message
 WORKFLOW, GATE_STEP = "workflow", "gate-step"
 
 
@@ -154,7 +153,7 @@ def _input(value: object) -> object:
 
 
 def _gate_step(what: str, old: dict[str, object], new: dict[str, object],
-               path: tuple[Key, ...], lines: Lines) -> list[Change]:
+               path: tuple[Key, ...], lines: Lines) -> list[RuledWeakening]:
     """The gate's own step: every input that changed, and continue-on-error added."""
     out = []
     before, after = _dict(old.get("with")), _dict(new.get("with"))
@@ -172,7 +171,7 @@ def _gate_step(what: str, old: dict[str, object], new: dict[str, object],
     return out
 
 
-def _removed(where: str, step: dict[str, object], index: int, line: int) -> Change:
+def _removed(where: str, step: dict[str, object], index: int, line: int) -> RuledWeakening:
     if is_gate_step(step):
         return (line, GATE_STEP, f"{where}: the gate's step `{step.get('uses')}` removed: "
                 "this change is no longer judged by the gate")
@@ -180,7 +179,7 @@ def _removed(where: str, step: dict[str, object], index: int, line: int) -> Chan
 
 
 def _steps(where: str, old: list[dict[str, object]], new: list[dict[str, object]],
-           path: tuple[Key, ...], lines: Lines) -> list[Change]:
+           path: tuple[Key, ...], lines: Lines) -> list[RuledWeakening]:
     pairs, removed = _pair(old, new)
     out = [_removed(where, old[i], i, lines(path)) for i in removed]
     for i, j in pairs:
@@ -197,7 +196,8 @@ def _steps(where: str, old: list[dict[str, object]], new: list[dict[str, object]
     return out
 
 
-def gate_steps_removed(where: str, steps: list[dict[str, object]], line: int) -> list[Change]:
+def gate_steps_removed(where: str, steps: list[dict[str, object]],
+                       line: int) -> list[RuledWeakening]:
     """A finding for each of the gate's steps among `steps`, which are all gone."""
     return [_removed(where, step, i, line) for i, step in enumerate(steps) if is_gate_step(step)]
 
@@ -209,8 +209,8 @@ def all_steps(config: dict[str, object]) -> list[tuple[str, list[dict[str, objec
     return [*out, ("composite action", _list(_dict(config.get("runs")).get("steps")))]
 
 
-def _jobs(old: dict[str, object], new: dict[str, object], lines: Lines) -> list[Change]:
-    out: list[Change] = []
+def _jobs(old: dict[str, object], new: dict[str, object], lines: Lines) -> list[RuledWeakening]:
+    out: list[RuledWeakening] = []
     for name, job in _dict(old.get("jobs")).items():
         head_job = _dict(new.get("jobs")).get(name)
         if head_job is None:
@@ -227,10 +227,10 @@ def _jobs(old: dict[str, object], new: dict[str, object], lines: Lines) -> list[
     return out
 
 
-def compare(old: dict[str, object], new: dict[str, object], head_text: str) -> list[Change]:
+def compare(old: dict[str, object], new: dict[str, object], head_text: str) -> list[RuledWeakening]:
     """What the head's workflow (or composite action) switches off that the base's had on."""
     lines = Lines(head_text)
-    out: list[Change] = [(lines(("on",)), WORKFLOW, f"trigger `{event}` removed")
+    out: list[RuledWeakening] = [(lines(("on",)), WORKFLOW, f"trigger `{event}` removed")
                          for event in sorted(_events(old.get("on")) - _events(new.get("on")))]
     out.extend(_jobs(old, new, lines))
     old_runs, new_runs = _dict(old.get("runs")), _dict(new.get("runs"))
