@@ -14,8 +14,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from fake_github import REPO, FakeGitHub
-from gitrepo import Repo
+import pytest
+from helpers.fake_github import REPO, FakeGitHub
+from helpers.gitrepo import Repo
+
+pytestmark = pytest.mark.slow  # the Action end to end in act
 
 PROJECT = Path(__file__).resolve().parent.parent
 SETUP_PYTHON = "actions/setup-python@a26af69be951a213d495a4c3e4e4022e16d87065"

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gitrepo import make_change
+from helpers.gitrepo import make_change
 
 from gate.checks import allow, escapes, registry
 from gate.engine import config, runner

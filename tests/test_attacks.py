@@ -13,9 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gitrepo import Repo, make_change
+from helpers.gitrepo import Repo, make_change
 
 from gate import cli
+
+pytestmark = pytest.mark.slow  # whole gate runs
 
 GATE_TOML = f'install = "true"\ntest = "{sys.executable} -m pytest -q"\nruns = 1\n'
 CALC = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n"

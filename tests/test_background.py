@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
-from gitrepo import make_change
+from helpers.gitrepo import make_change
 
 import gate
 from gate.checks import registry

@@ -6,7 +6,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from gitrepo import Repo, make_change
+from helpers.gitrepo import Repo, make_change
 
 from gate import cli
 

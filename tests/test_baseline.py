@@ -6,12 +6,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gitrepo import make_change
-from pyproject_fixture import project
+from helpers.gitrepo import make_change
+from helpers.pyproject_fixture import project
 
 from gate import cli
 
-pytestmark = pytest.mark.usefixtures("offline_pip")
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("offline_pip")]
 
 SUB_BROKEN_AT_BASE = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a + b\n"
 BOTH_BROKEN = "def add(a, b):\n    return a * b\n\n\ndef sub(a, b):\n    return a + b\n"

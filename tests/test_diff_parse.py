@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gitrepo import make_change
+from helpers.gitrepo import make_change
 
 from gate.vcs import diff
 

@@ -5,7 +5,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
-from gitrepo import Repo, make_change
+from helpers.gitrepo import Repo, make_change
 
 from gate.checks import diff_policy
 from gate.engine import config

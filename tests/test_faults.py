@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from gitrepo import Repo, make_change
-from pyproject_fixture import project
+from helpers.gitrepo import Repo, make_change
+from helpers.pyproject_fixture import project
 
 from gate import cli
 
@@ -83,6 +83,7 @@ def test_an_interrupt_in_any_phase_stops_everything_and_removes_everything(
 
 
 @pytest.mark.usefixtures("offline_pip")
+@pytest.mark.slow
 def test_an_interrupt_while_the_test_count_collections_run_ends_them_at_once(
     tmp_path: Path
 ) -> None:
@@ -110,6 +111,7 @@ def test_an_interrupt_while_the_test_count_collections_run_ends_them_at_once(
     assert repo.snapshot() == before
 
 
+@pytest.mark.slow
 def test_a_tests_orphans_are_not_kept_by_the_gate(tmp_path: Path) -> None:
     """A process whose parent died is reaped by the system, as without the gate: a test that
     kills it sees it gone. (A gate that made itself a child subreaper would keep it as a
@@ -148,6 +150,7 @@ def two_heads(root: Path) -> Repo:
     return repo
 
 
+@pytest.mark.slow
 def test_two_runs_at_once_on_one_repository(tmp_path: Path) -> None:
     repo = two_heads(tmp_path / "r")
     before = repo.snapshot()
@@ -335,6 +338,7 @@ def test_awkward_files_are_answered_never_a_crash(
     assert (report["verdict"], code) == ("needs-review", 3)
 
 
+@pytest.mark.slow
 def test_a_diff_of_50000_files_is_answered(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

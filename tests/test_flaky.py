@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from gitrepo import make_change
+from helpers.gitrepo import make_change
 
 from gate import cli
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from configcheck import findings
+from helpers.configcheck import findings
 
 WORKFLOW = """\
 name: gate

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gitrepo import Repo
+from helpers.gitrepo import Repo
 
 from gate.errors import GateError, GitError
 from gate.vcs import git

@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
-from gitrepo import Repo
-from pyproject_fixture import TEST_CALC, project
+from helpers.gitrepo import Repo
+from helpers.pyproject_fixture import TEST_CALC, project
 
 PROJECT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent  # where `gate` and `pre-commit` are installed
@@ -30,7 +30,7 @@ CHECK_SH = 'grep -q good value.txt && echo "1 passed, 0 failed"\n'  # a suite wi
 @pytest.fixture(autouse=True)
 def gate_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
     """`gate` and `pre-commit` on PATH, as for a user who installed them: the hooks call them,
-    also when a test commits through the helpers of gitrepo.py."""
+    also when a test commits through the helpers of helpers/gitrepo.py."""
     monkeypatch.setenv("PATH", f"{BIN}{os.pathsep}{os.environ['PATH']}")
 
 
@@ -136,6 +136,7 @@ def test_plain_pre_commit_hook_refuses_a_skip_marker_committed_with_a(tmp_path: 
     assert repo.git("rev-parse", "HEAD") != head
 
 
+@pytest.mark.slow
 def test_plain_pre_push_hook_judges_a_new_branch_and_refuses_a_broken_one(
         tmp_path: Path) -> None:
     remote = tmp_path / "remote.git"
@@ -229,6 +230,7 @@ def _with_pre_commit(tmp_path: Path, hooks: tuple[Path, str, Path]) -> tuple[Rep
     return repo, _env({"PRE_COMMIT_HOME": str(cache)})
 
 
+@pytest.mark.slow
 def test_framework_runs_gate_scan_on_commit(tmp_path: Path,
                                              hooks_repo: tuple[Path, str, Path]) -> None:
     repo, env = _with_pre_commit(tmp_path, hooks_repo)
@@ -252,6 +254,7 @@ def test_framework_runs_gate_scan_on_commit(tmp_path: Path,
 
 
 @pytest.mark.usefixtures("offline_pip")
+@pytest.mark.slow
 def test_framework_pre_push_catches_a_weakened_test(
         tmp_path: Path, hooks_repo: tuple[Path, str, Path]) -> None:
     repo, env = _with_pre_commit(tmp_path, hooks_repo)

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from gitrepo import Repo
+from helpers.gitrepo import Repo
 
 from gate import cli, toml
 from gate.engine import config

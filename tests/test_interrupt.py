@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from gitrepo import make_change
+from helpers.gitrepo import make_change
 
 
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from gitrepo import make_change
+from helpers.gitrepo import make_change
 
 from gate import cli
 from gate.errors import GateError

@@ -5,7 +5,7 @@ import json
 from pathlib import Path
 
 import pytest
-from configcheck import found
+from helpers.configcheck import found
 
 from gate.checks.check_config import package_scripts
 

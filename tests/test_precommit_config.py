@@ -4,8 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from configcheck import found
-from gitrepo import make_change
+from helpers.configcheck import found
+from helpers.gitrepo import make_change
 
 from gate.checks.check_config import check as check_config
 from gate.engine import config

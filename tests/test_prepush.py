@@ -5,7 +5,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from gitrepo import Repo
+from helpers.gitrepo import Repo
 
 from gate.errors import GateError
 from gate.vcs import prepush

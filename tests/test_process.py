@@ -31,6 +31,7 @@ def test_a_flood_of_output_keeps_only_its_head_and_tail(tmp_path: Path) -> None:
     assert len(done.output) < 20_100
 
 
+@pytest.mark.slow
 def test_a_timeout_kills_the_whole_process_group(tmp_path: Path) -> None:
     pidfile = tmp_path / "child.pid"
     start = time.monotonic()

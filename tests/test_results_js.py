@@ -6,7 +6,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from runners import run_in
+from helpers.runners import run_in
 
 from gate.outcomes.record import CaseResult
 
@@ -42,6 +42,7 @@ def project(js_project: Path, name: str, files: dict[str, str]) -> Path:
     return js_project
 
 
+@pytest.mark.slow  # jest, vitest and mocha from the npm registry
 def test_jest(js_project: Path) -> None:
     root = project(js_project, "jest", {"a.test.js": ASSERT_JS})
     run = run_in(root, "node_modules/.bin/jest jest/")
@@ -53,6 +54,7 @@ def test_jest(js_project: Path) -> None:
     assert not run.passed
 
 
+@pytest.mark.slow  # jest, vitest and mocha from the npm registry
 def test_vitest(js_project: Path) -> None:
     source = ("import { describe, it, test, expect } from 'vitest';\n"
               + ASSERT_JS.split("\n", 1)[1].replace("assert.strictEqual(1 + 1, 2)",
@@ -67,6 +69,7 @@ def test_vitest(js_project: Path) -> None:
         "AssertionError: expected 2 to be 3 // Object.is equality")]
 
 
+@pytest.mark.slow  # jest, vitest and mocha from the npm registry
 def test_mocha(js_project: Path) -> None:
     root = project(js_project, "mocha", {"a.spec.js": ASSERT_JS.replace("test(", "it(")})
     run = run_in(root, "node_modules/.bin/mocha mocha/a.spec.js")
@@ -87,6 +90,7 @@ def test_node_test(tmp_path: Path) -> None:
         "math > breaks", "a.test.js", 5, "failed", "Expected values to be strictly equal:")]
 
 
+@pytest.mark.slow  # jest, vitest and mocha from the npm registry
 def test_a_passing_jest_run_passes(js_project: Path) -> None:
     root = project(js_project, "jest-ok", {"ok.test.js": "test('fine', () => {});\n"})
     run = run_in(root, "node_modules/.bin/jest jest-ok/")

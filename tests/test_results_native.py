@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from runners import run_in
+from helpers.runners import run_in
 
 from gate.outcomes.record import CaseResult
 

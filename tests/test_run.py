@@ -6,12 +6,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gitrepo import make_change
-from pyproject_fixture import CALC, TEST_CALC, project
+from helpers.gitrepo import make_change
+from helpers.pyproject_fixture import CALC, TEST_CALC, project
 
 from gate import cli
 
-pytestmark = pytest.mark.usefixtures("offline_pip")
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("offline_pip")]
 
 
 def gate_run(capsys: pytest.CaptureFixture[str], repo: Path, *args: str) -> tuple[int, Any]:

@@ -5,7 +5,7 @@ from pathlib import Path
 from typing import Optional
 
 import pytest
-from gitrepo import make_change
+from helpers.gitrepo import make_change
 
 from gate.checks import skip_markers
 from gate.engine import config

@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from gitrepo import Repo
+from helpers.gitrepo import Repo
 
 from gate import cli
 

@@ -4,7 +4,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Optional
 
-from gitrepo import make_change
+from helpers.gitrepo import make_change
 
 from gate.checks import tests_removed
 from gate.engine import config

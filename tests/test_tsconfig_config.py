@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from configcheck import found
+from helpers.configcheck import found
 
 TSCONFIG = """\
 {

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from gitrepo import make_change
+from helpers.gitrepo import make_change
 
 from gate.execution import stale, workspace
 

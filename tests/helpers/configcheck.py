@@ -4,13 +4,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from gitrepo import make_change
-
 from gate.checks.check_config import check as check_config
 from gate.engine import config
 from gate.engine.context import DiffContext
 from gate.models import Finding
 from gate.vcs import diff
+from helpers.gitrepo import make_change
 
 
 def findings(tmp_path: Path, base: Mapping[str, str | None],
