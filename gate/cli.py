@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from types import FrameType
 
 from gate import __version__
+from gate.adopt import release
 from gate.checks import registry
 from gate.engine import runner
 from gate.engine.verdict import EXIT_CANNOT_JUDGE, EXIT_CODES
@@ -109,9 +110,15 @@ def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
 
 def _publish(args: argparse.Namespace) -> int:
     # PyGithub takes a third of a second to import: only `gate publish` pays for it, not the
-    # pre-commit hook (`gate hook pre-commit` must feel instant).
-    from gate.github import modes, publish
-    from gate.github import settings as github_settings
+    # pre-commit hook (`gate hook pre-commit` must feel instant). It is the extra `github`.
+    try:
+        from gate.github import modes, publish
+        from gate.github import settings as github_settings
+    except ModuleNotFoundError as e:
+        if e.name != "github" and not (e.name or "").startswith("github."):
+            raise
+        raise GateError("gate publish needs PyGithub, which the command line alone does not "
+                        f"install: pip install '{release.DISTRIBUTION}[github]'") from e
 
     env = dict(os.environ)
     if args.pr is not None:

@@ -44,6 +44,16 @@ def test_every_input_has_a_description_and_a_default() -> None:
     assert ACTION["branding"] == {"icon": "shield", "color": "green"}
 
 
+def test_the_description_fits_the_marketplace() -> None:
+    """The Marketplace shows at most 125 characters of an Action's description."""
+    assert len(ACTION["description"]) <= 125
+
+
+def test_the_action_installs_the_github_extra_that_publish_needs() -> None:
+    (install,) = [s for s in STEPS if s["name"] == "Install the gate into its own environment"]
+    assert '"$GITHUB_ACTION_PATH[uv,github]"' in install["run"]
+
+
 def test_the_readme_documents_every_input_and_output() -> None:
     section = readme_section()
     for name in [*ACTION["inputs"], *ACTION["outputs"]]:

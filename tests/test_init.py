@@ -168,7 +168,28 @@ def test_a_hand_edited_workflow_is_kept_without_force(
     code, out, _ = _init(repo, capsys, "--force")
     assert code == 0
     assert "gate init: updated .github/workflows/gate.yml\n" in out
-    assert "uses: OWNER/gate@v0.1.0" in (repo.path / ".github/workflows/gate.yml").read_text()
+    assert f"uses: OWNER/gate@{'0' * 40}  # v0.1.0\n" in (
+        repo.path / ".github/workflows/gate.yml").read_text()
+
+
+def test_the_workflow_pins_every_action_by_commit_with_its_tag_in_a_comment(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """zizmor's unpinned-uses: a tag can be moved to other code, a commit cannot."""
+    repo = _repo(tmp_path, {})
+    _init(repo, capsys)
+    workflow = (repo.path / ".github/workflows/gate.yml").read_text()
+    uses = [line.strip() for line in workflow.splitlines() if "uses:" in line]
+    assert uses == [
+        "- uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683  # v4.2.2",
+        f"uses: OWNER/gate@{'0' * 40}  # v0.1.0"]
+    proc = subprocess.run(
+        [str(BIN / "zizmor"), "--offline", "--min-severity", "medium", "--format", "plain",
+         str(repo.path / ".github/workflows/gate.yml")],
+        capture_output=True, text=True, env={k: v for k, v in os.environ.items()
+                                             if not k.endswith("GITHUB_TOKEN")
+                                             and k != "GH_TOKEN"})
+    assert "unpinned" not in proc.stdout + proc.stderr
+    assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
 def test_without_pyproject_the_config_goes_to_gate_toml(

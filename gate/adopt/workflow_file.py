@@ -31,5 +31,5 @@ jobs:
           fetch-depth: 0    # the merge base of base and head must be in the clone
           persist-credentials: false
       - id: gate
-        uses: {release.ACTION}@{release.TAG}
+        uses: {release.ACTION}@{release.ACTION_COMMIT}  # {release.TAG}
 """
