@@ -45,7 +45,7 @@ def test_the_heads_config_is_not_the_one_read(tmp_path: Path) -> None:
     ({"test-paths": "tests/*"}, "key 'test-paths' must be a list of glob strings"),
     ({"strict": "yes"}, "key 'strict' must be true or false, got 'yes'"),
     ({"tests": "pytest"},
-     "unknown key 'tests' in the gate config; known keys: checks, forbidden-paths"),
+     "unknown key 'tests' in the gate config; did you mean `test`? known keys: checks"),
     ({"network": "no"}, """key 'network' must be "on" or "off", got 'no'"""),
     ({"checks": [{"name": "lint"}]}, "key 'checks' must be a list of tables"),
     ({"checks": [{"name": "a", "run": "x"}, {"name": "a", "run": "y"}]},
@@ -58,6 +58,19 @@ def test_invalid_values_name_the_key_and_the_fix(table: dict[str, object], messa
     with pytest.raises(GateError, match=r"^\.gate\.toml: ") as info:
         config.parse(table, ".gate.toml")
     assert message in str(info.value)
+
+
+@pytest.mark.parametrize(("key", "hint"), [
+    ("run", "did you mean `runs`? "), ("test_paths", "did you mean `test-paths`? "),
+    ("forbiden-paths", "did you mean `forbidden-paths`? "), ("instal", "did you mean `install`? "),
+    ("colour", "")])
+def test_an_unknown_key_names_the_nearest_known_one(key: str, hint: str) -> None:
+    with pytest.raises(GateError) as info:
+        config.parse({key: 1}, ".gate.toml")
+    assert str(info.value) == (
+        f".gate.toml: unknown key {key!r} in the gate config; {hint}known keys: checks, "
+        "forbidden-paths, install, max-changed-files, network, parallel, runs, strict, test, "
+        "test-paths, timeout")
 
 
 def test_tool_gate_that_is_not_a_table(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import os
 from collections.abc import Mapping
 from typing import Any
@@ -97,14 +98,19 @@ def _user_checks(value: object) -> tuple[UserCheck, ...] | None:
     return tuple(out)
 
 
+def _nearest(key: str) -> str:
+    """'did you mean `runs`? ' for a key close to a known one (a typo), else ''."""
+    close = difflib.get_close_matches(key.replace("_", "-"), _KEYS, n=1, cutoff=0.6)
+    return f"did you mean `{close[0]}`? " if close else ""
+
+
 def parse(table: Mapping[str, Any], source: str) -> Config:
     """Validate a `[tool.gate]` table; errors name the file, the key and the fix."""
     values: dict[str, Any] = {"source": source}
     for key, value in table.items():
         if key not in _KEYS:
-            known = ", ".join(sorted(_KEYS))
-            raise GateError(
-                f"{source}: unknown key {key!r} in the gate config; known keys: {known}")
+            raise GateError(f"{source}: unknown key {key!r} in the gate config; "
+                            f"{_nearest(key)}known keys: {', '.join(sorted(_KEYS))}")
         valid, expected = _KEYS[key]
         if not valid(value):
             raise GateError(
