@@ -18,7 +18,7 @@ from gate.engine.verdict import EXIT_CANNOT_JUDGE, EXIT_CODES
 from gate.errors import GateError
 from gate.execution import workspace
 from gate.models import Report
-from gate.report import json_report, text
+from gate.report import destination, json_report, text
 from gate.vcs import shallow
 
 FORMATS = ("github", "json", "sarif", "text")
@@ -155,6 +155,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         from gate.adopt import propose
         sys.stdout.write(propose.render(*propose.propose(workspace.resolve_repo(args.repo))))
         return 0
+    if args.report:
+        destination.check_writable(args.report)
     fetched = shallow.ensure_history(workspace.resolve_repo(args.repo), args.base, args.head)
     if fetched:
         print(f"gate: {fetched}", file=sys.stderr)

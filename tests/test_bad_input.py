@@ -81,8 +81,7 @@ def test_unknown_config_key(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     code, err = run_cli(capsys, "scan", "--repo", str(repo.path), "--base", "main")
     assert code == 2
     assert "pyproject.toml" in err
-    assert "unknown key 'run'" in err
-    assert "known keys:" in err
+    assert "unknown key 'run' in the gate config; did you mean `runs`? known keys:" in err
 
 
 def test_config_that_is_not_toml(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -121,3 +120,37 @@ def test_repo_given_as_a_relative_path_from_a_subdirectory(
     assert code == 0
     assert f'"base": "{base}"' in out
     assert f'"head": "{head}"' in out
+
+
+@pytest.mark.parametrize(("where", "message"), [
+    ("missing/r.json", "{d}/missing/r.json: {d}/missing does not exist; create the directory "
+                       "or choose another path (checked before the run, so no run is lost)"),
+    ("a.txt/r.json", "{d}/a.txt/r.json: {d}/a.txt is not a directory; create the directory "
+                     "or choose another path (checked before the run, so no run is lost)"),
+    ("out", "{d}/out is a directory: name a file in it, e.g. {d}/out/gate-report.json"),
+])
+@pytest.mark.parametrize("command", ["run", "scan"])
+def test_an_unwritable_report_path_stops_before_the_run(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, where: str,
+        message: str) -> None:
+    """The suite would record that it ran in `ran`: it must not have started."""
+    ran = tmp_path / "ran"
+    repo, _, _ = make_change(tmp_path / "r", {".gate.toml": (
+        f'install = "true"\ntest = "touch {ran}"\nruns = 1\n')}, {"b.txt": "b\n"})
+    (tmp_path / "a.txt").write_text("a\n")
+    (tmp_path / "out").mkdir()
+    code, err = run_cli(capsys, command, "--repo", str(repo.path), "--base", "main",
+                        "--head", "change", "--report", str(tmp_path / where))
+    assert (code, err) == (2, f"gate: error: --report {message.format(d=tmp_path)}\n")
+    assert not ran.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "out", "r"]
+    assert list((tmp_path / "out").iterdir()) == []
+
+
+def test_a_report_path_that_can_be_written_is_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo, _, _ = make_change(tmp_path / "r", {"a.txt": "a\n"}, {"b.txt": "b\n"})
+    code, _ = run_cli(capsys, "scan", "--repo", str(repo.path), "--base", "main",
+                      "--head", "change", "--report", str(tmp_path / "r.json"))
+    assert code == 0
+    assert '"verdict": "pass"' in (tmp_path / "r.json").read_text()
