@@ -13,7 +13,7 @@ from types import FrameType
 from gate import __version__
 from gate.adopt import release
 from gate.checks import registry
-from gate.engine import runner
+from gate.engine import config_drift, runner
 from gate.engine.verdict import EXIT_CANNOT_JUDGE, EXIT_CODES
 from gate.errors import GateError
 from gate.execution import workspace
@@ -157,9 +157,13 @@ def _dispatch(args: argparse.Namespace) -> int:
         return 0
     if args.report:
         destination.check_writable(args.report)
-    fetched = shallow.ensure_history(workspace.resolve_repo(args.repo), args.base, args.head)
+    root = workspace.resolve_repo(args.repo)
+    fetched = shallow.ensure_history(root, args.base, args.head)
     if fetched:
         print(f"gate: {fetched}", file=sys.stderr)
+    drift = config_drift.notice(root, args.base, args.config)
+    if drift:
+        print(f"gate: note: {drift}", file=sys.stderr)
     options = runner.Options(base=args.base, head=args.head, repo=args.repo, strict=args.strict,
                              config=args.config)
     progress = text.TextProgress() if args.format == "text" else runner.Progress()

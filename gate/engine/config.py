@@ -4,7 +4,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gate import toml
@@ -126,8 +126,7 @@ def parse(table: Mapping[str, Any], source: str) -> Config:
     return Config(**values)
 
 
-def _table(text: str, path: str, ref: str) -> Mapping[str, Any] | None:
-    where = f"{path} at {ref[:12]}"
+def _table(text: str, path: str, where: str) -> Mapping[str, Any] | None:
     try:
         data = toml.loads(text)
     except toml.TOMLDecodeError as e:
@@ -143,6 +142,20 @@ def _table(text: str, path: str, ref: str) -> Mapping[str, Any] | None:
     return gate
 
 
+def found_table(blobs: Mapping[str, bytes | None], at: str,
+                paths: Sequence[str] = CONFIG_FILES) -> tuple[str, Mapping[str, Any]] | None:
+    """The first of `paths` in `blobs` that holds a gate config, with its table; `at` names
+    where the files were read (for errors)."""
+    for path in paths:
+        blob = blobs.get(path)
+        if blob is None:
+            continue
+        table = _table(blob.decode("utf-8", "replace"), path, f"{path} at {at}")
+        if table is not None:
+            return path, table
+    return None
+
+
 def load(repo: str, ref: str, path: str | None = None) -> Config:
     """The config at `ref`: `.gate.toml` if present, else `[tool.gate]` in pyproject.toml;
     or the file `path` (with the keys of .gate.toml) when given."""
@@ -151,14 +164,7 @@ def load(repo: str, ref: str, path: str | None = None) -> Config:
         if blob is None:
             raise GateError(f"the config file {path} is not in the base commit {ref[:12]}: "
                             "commit it on the base branch, or drop the option")
-        table = _table(blob.decode("utf-8", "replace"), path, ref)
+        table = _table(blob.decode("utf-8", "replace"), path, f"{path} at {ref[:12]}")
         return parse(table or {}, f"{path} at {ref[:12]}")
-    blobs = git.read_blobs(repo, ref, list(CONFIG_FILES))
-    for path in CONFIG_FILES:
-        blob = blobs[path]
-        if blob is None:
-            continue
-        table = _table(blob.decode("utf-8", "replace"), path, ref)
-        if table is not None:
-            return parse(table, f"{path} at {ref[:12]}")
-    return Config()
+    found = found_table(git.read_blobs(repo, ref, list(CONFIG_FILES)), ref[:12])
+    return parse(found[1], f"{found[0]} at {ref[:12]}") if found else Config()
