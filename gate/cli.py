@@ -61,6 +61,13 @@ def _parser() -> argparse.ArgumentParser:
     hooks.add_argument("remote", nargs="?", help="pre-push: the remote git names (then the "
                        "pushed refs are read from stdin)")
     hooks.add_argument("url", nargs="?", help="pre-push: the remote's URL (unused)")
+    hooks.add_argument("--strict", action="store_true", default=None,
+                       help="treat needs-review as fail (a hook's `args:`)")
+    hooks.add_argument("--runs", type=int, metavar="N", help="pre-push: suite runs")
+    hooks.add_argument("--timeout", type=float, metavar="SECONDS",
+                       help="pre-push: time limit per command")
+    hooks.add_argument("--parallel", action="store_true", default=None,
+                       help="pre-push: the suite runs side by side")
     setup = sub.add_parser("init", help="propose [tool.gate], a workflow and pre-commit hooks")
     setup.add_argument("--repo", default=".", help="the repository (default: current dir)")
     setup.add_argument("--dry-run", action="store_true",
@@ -138,6 +145,19 @@ def _publish(args: argparse.Namespace) -> int:
     return publish.publish(publish.load_report(args.report), settings, args.report)
 
 
+def _hook(args: argparse.Namespace) -> int:
+    from gate import hook
+    if args.stage == "pre-commit":
+        given = [f"--{k}" for k in ("runs", "timeout", "parallel") if getattr(args, k)]
+        if given:
+            raise GateError(f"{', '.join(given)}: only the pre-push hook (`gate`) runs the "
+                            "suite; remove it from the args of gate-scan")
+    if args.runs is not None and args.runs < 1:
+        raise GateError("--runs must be at least 1")
+    return hook.main(args.stage, args.remote, hook.Settings(
+        strict=args.strict, runs=args.runs, timeout=args.timeout, parallel=args.parallel))
+
+
 def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "explain":
         print(f"{args.check_id}: {registry.title(args.check_id)}\n")
@@ -146,8 +166,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "publish":
         return _publish(args)
     if args.command == "hook":
-        from gate import hook
-        return hook.main(args.stage, args.remote)
+        return _hook(args)
     if args.command == "init":
         from gate.adopt import init
         return init.main(args.repo, dry_run=args.dry_run, force=args.force)

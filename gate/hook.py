@@ -2,6 +2,7 @@
 the plain scripts in hooks/ run. The same output and exit code from either."""
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 from collections.abc import Mapping, Sequence
@@ -18,25 +19,37 @@ from gate.vcs import git, prepush
 _WORST_FIRST = (EXIT_CANNOT_JUDGE, EXIT_CODES["fail"], EXIT_CODES["needs-review"], 0)
 
 
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    """What a hook's `args:` may set (None: the config at the base, then the default)."""
+
+    strict: bool | None = None
+    runs: int | None = None
+    timeout: float | None = None
+    parallel: bool | None = None
+
+
 def _print(report: Report, out: TextIO, environ: Mapping[str, str]) -> int:
     out.write(terminal.render(report, terminal.wants_colour(out, environ)))
     out.flush()
     return EXIT_CODES[report.verdict]
 
 
-def pre_commit(repo: str, out: TextIO, environ: Mapping[str, str]) -> int:
+def pre_commit(repo: str, out: TextIO, environ: Mapping[str, str],
+               settings: Settings = Settings()) -> int:
     """The diff checks on the staged change against HEAD."""
     root = workspace.resolve_repo(repo)
     if not git.run(root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}", check=False):
         print("gate: the first commit has no HEAD to compare the staged change with; "
               "not scanned", file=out)
         return 0
-    report = runner.scan(runner.Options(base="HEAD", repo=root, staged=True))
+    report = runner.scan(runner.Options(base="HEAD", repo=root, staged=True,
+                                        strict=settings.strict))
     return _print(report, out, environ)
 
 
 def pre_push(repo: str, remote: str | None, lines: Sequence[str], out: TextIO,
-             environ: Mapping[str, str]) -> int:
+             environ: Mapping[str, str], settings: Settings = Settings()) -> int:
     """The whole gate on every range the push asks to judge; the worst exit code."""
     root = workspace.resolve_repo(repo)
     push = prepush.plan(root, environ, remote, lines)
@@ -47,13 +60,16 @@ def pre_push(repo: str, remote: str | None, lines: Sequence[str], out: TextIO,
         progress = TextProgress() if sys.stderr.isatty() else runner.Progress()
         if len(push.ranges) > 1:
             print(f"gate: {r.ref}", file=out)
-        report = runner.run(runner.Options(base=r.base, head=r.head, repo=root), progress)
+        options = runner.Options(base=r.base, head=r.head, repo=root, strict=settings.strict,
+                                 runs=settings.runs, timeout=settings.timeout,
+                                 parallel=settings.parallel)
+        report = runner.run(options, progress)
         codes.append(_print(report, out, environ))
     return min(codes, key=_WORST_FIRST.index)
 
 
-def main(stage: str, remote: str | None) -> int:
+def main(stage: str, remote: str | None, settings: Settings = Settings()) -> int:
     if stage == "pre-commit":
-        return pre_commit(".", sys.stdout, os.environ)
+        return pre_commit(".", sys.stdout, os.environ, settings)
     lines = sys.stdin.read().splitlines() if remote is not None else []
-    return pre_push(".", remote, lines, sys.stdout, os.environ)
+    return pre_push(".", remote, lines, sys.stdout, os.environ, settings)

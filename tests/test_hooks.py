@@ -70,6 +70,20 @@ def test_the_hook_prints_a_line_per_finding_and_how_to_allow(tmp_path: Path) -> 
     assert (done.returncode, done.stdout, done.stderr) == (3, SKIP_LINES, "")
 
 
+def test_the_scan_hook_takes_strict_and_refuses_what_only_the_push_hook_does(
+        tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "work")
+    repo.commit(project())
+    repo.write({"tests/test_calc.py": SKIPPED})
+    repo.git("add", "-A")
+    strict = _run(["gate", "hook", "pre-commit", "--strict"], repo.path)
+    assert (strict.returncode, strict.stdout) == (1, SKIP_LINES.replace("needs-review", "fail"))
+    runs = _run(["gate", "hook", "pre-commit", "--runs", "2", "--parallel"], repo.path)
+    assert (runs.returncode, runs.stdout, runs.stderr) == (2, "", (
+        "gate: error: --runs, --parallel: only the pre-push hook (`gate`) runs the suite; "
+        "remove it from the args of gate-scan\n"))
+
+
 def test_a_clean_staged_change_prints_nothing(tmp_path: Path) -> None:
     repo = Repo(tmp_path / "work")
     repo.commit(project())
@@ -218,16 +232,47 @@ def hooks_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, Pat
     return clone, sha, home / "cache"
 
 
-def _config(clone: Path, sha: str) -> str:
+def _config(clone: Path, sha: str, scan_args: str = "", gate_args: str = "") -> str:
     return (f"repos:\n- repo: {clone}\n  rev: {sha}\n  hooks:\n"
-            "  - id: gate-scan\n  - id: gate\n")
+            f"  - id: gate-scan\n{scan_args}  - id: gate\n{gate_args}")
 
 
-def _with_pre_commit(tmp_path: Path, hooks: tuple[Path, str, Path]) -> tuple[Repo, dict[str, str]]:
+def _with_pre_commit(tmp_path: Path, hooks: tuple[Path, str, Path],
+                     files: Mapping[str, str] | None = None, **args: str,
+                     ) -> tuple[Repo, dict[str, str]]:
     clone, sha, cache = hooks
     repo = Repo(tmp_path / "work")
-    repo.commit({**project(), ".pre-commit-config.yaml": _config(clone, sha)})
+    repo.commit({**(files or project()), ".pre-commit-config.yaml": _config(clone, sha, **args)})
     return repo, _env({"PRE_COMMIT_HOME": str(cache)})
+
+
+@pytest.mark.slow
+def test_framework_passes_the_hooks_args_through(
+        tmp_path: Path, hooks_repo: tuple[Path, str, Path]) -> None:
+    """`args:` in the user's config: --strict turns the scan's needs-review into a fail, and
+    --runs 2 overrides the base's `runs = 1` for the pushed range."""
+    repo, env = _with_pre_commit(
+        tmp_path, hooks_repo, {".gate.toml": 'test = "sh check.sh"\nruns = 1\n',
+                               "check.sh": CHECK_SH, "value.txt": "good\n",
+                               "tests/test_calc.py": TEST_CALC},
+        scan_args="    args: [--strict]\n", gate_args="    args: [--strict, --runs, '2']\n")
+    base = repo.git("rev-parse", "HEAD").strip()
+    repo.write({"tests/test_calc.py": SKIPPED})
+    repo.git("add", "-A")
+    scan = _run(["pre-commit", "run", "gate-scan"], repo.path, env)
+    assert scan.returncode == 1
+    assert "- hook id: gate-scan\n- exit code: 1\n\n" in scan.stdout
+    assert SKIP_LINES.replace("needs-review", "fail") in scan.stdout
+    repo.git("reset", "-q", "--hard")
+    repo.commit({"value.txt": "bad\n"})
+    head = repo.git("rev-parse", "HEAD").strip()
+    push = _run(["pre-commit", "run", "gate", "--hook-stage", "pre-push",
+                 "--from-ref", base, "--to-ref", head], repo.path, env)
+    assert (push.returncode, push.stdout.split("\n", 1)[1]) == (1, (
+        "- hook id: gate\n- exit code: 1\n\n"
+        "suite: 0 of 2 runs passed (run 1: exit 1; run 2: exit 1); baseline: regression, "
+        "passes at base\n"
+        "gate: fail: resolve the lines above (`gate explain suite` says how)\n\n"))
 
 
 @pytest.mark.slow
