@@ -79,6 +79,10 @@ def _parser() -> argparse.ArgumentParser:
     checks.add_argument("--repo", default=".", help="the repository (default: current dir)")
     checks.add_argument("--propose", action="store_true", required=True,
                         help="print a proposed [tool.gate] with its [[tool.gate.checks]]")
+    demo = sub.add_parser("demo", help="watch the gate catch an agent's hidden break, on a "
+                          "small repository it builds in a temporary directory (seconds)")
+    demo.add_argument("--keep", action="store_true",
+                      help="keep the demo repository and print where it is")
     explain = sub.add_parser("explain", help="what a check means and how to resolve it")
     explain.add_argument("check_id", metavar="CHECK-ID", choices=registry.ORDER)
     pub = sub.add_parser("publish", help="post a JSON report to GitHub: annotations, job "
@@ -165,6 +169,9 @@ def _dispatch(args: argparse.Namespace) -> int:
         return 0
     if args.command == "publish":
         return _publish(args)
+    if args.command == "demo":
+        from gate import demo
+        return demo.main(sys.stdout, keep=args.keep)
     if args.command == "hook":
         return _hook(args)
     if args.command == "init":
