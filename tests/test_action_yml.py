@@ -1,5 +1,6 @@
 """action.yml and this repository's workflows: complete, pinned, and free of script injection;
-the README documents every input and output; the run step's script passes inputs as arguments."""
+docs/action.md documents every input and output; the run step's script passes inputs as
+arguments."""
 from __future__ import annotations
 
 import os
@@ -17,11 +18,8 @@ WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
 STEPS: list[dict[str, Any]] = ACTION["runs"]["steps"]
 
 
-def readme_section() -> str:
-    text = (ROOT / "README.md").read_text()
-    start = text.index("## GitHub Action")
-    end = text.find("\n## ", start + 1)
-    return text[start:end if end > 0 else None]
+def action_page() -> str:
+    return (ROOT / "docs" / "action.md").read_text()
 
 
 def all_steps() -> list[dict[str, Any]]:
@@ -54,8 +52,8 @@ def test_the_action_installs_the_github_extra_that_publish_needs() -> None:
     assert '"$GITHUB_ACTION_PATH[uv,github]"' in install["run"]
 
 
-def test_the_readme_documents_every_input_and_output() -> None:
-    section = readme_section()
+def test_the_action_page_documents_every_input_and_output() -> None:
+    section = action_page()
     for name in [*ACTION["inputs"], *ACTION["outputs"]]:
         assert f"| `{name}` |" in section, name
 

@@ -1,4 +1,4 @@
-"""The Python API: gate.run / gate.scan, and the README's `submit` tool, run as written."""
+"""The Python API: gate.run / gate.scan, and the `submit` tool of docs/api.md, run as written."""
 from __future__ import annotations
 
 import json
@@ -14,7 +14,7 @@ from helpers.gitrepo import make_change
 import gate
 from gate.errors import GateError
 
-README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+API_PAGE = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text()
 
 
 def test_import_gate_does_not_import_the_engine() -> None:
@@ -40,13 +40,13 @@ def test_errors_raise_gate_error(tmp_path: Path) -> None:
 
 
 def submit_tool() -> Any:
-    [code] = re.findall(r"```python\n(.*?)```", README, re.S)
+    [code] = re.findall(r"```python\n(.*?)```", API_PAGE, re.S)
     namespace: dict[str, Any] = {}
-    exec(compile(code, "README.md", "exec"), namespace)
+    exec(compile(code, "docs/api.md", "exec"), namespace)
     return namespace["submit"]
 
 
-def test_the_readme_submit_tool_returns_the_failed_checks(tmp_path: Path) -> None:
+def test_the_documented_submit_tool_returns_the_failed_checks(tmp_path: Path) -> None:
     repo, _, _ = make_change(tmp_path / "r", {".gate.toml": (
         'install = "true"\ntest = "grep -qx 2 answer.txt"\nruns = 1\n'),
         "answer.txt": "2\n"}, {})

@@ -1,6 +1,8 @@
-"""The README, `gate explain` and the check registry stay in step."""
+"""The README, the docs/ pages, `gate explain` and the check registry stay in step."""
 from __future__ import annotations
 
+import importlib.util
+import re
 from pathlib import Path
 
 import pytest
@@ -8,7 +10,9 @@ import pytest
 from gate import cli
 from gate.checks import registry
 
-README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text()
+CHECKS_PAGE = (ROOT / "docs" / "checks.md").read_text()
 
 
 def test_checks_are_in_the_order_of_the_design() -> None:
@@ -27,8 +31,44 @@ def test_runtime_and_diff_checks_split_the_order() -> None:
 
 
 @pytest.mark.parametrize("check_id", registry.ORDER)
-def test_every_check_has_a_readme_section(check_id: str) -> None:
-    assert f"\n### `{check_id}`\n" in README
+def test_every_check_has_a_section_in_the_checks_page(check_id: str) -> None:
+    assert f"\n## `{check_id}`\n\n*{registry.title(check_id)}*\n\n" in CHECKS_PAGE
+
+
+def test_the_checks_page_is_generated_from_the_registry() -> None:
+    """docs/checks.md is what docs/generate_checks.py writes now: run it after editing a
+    check's TITLE or EXPLANATION."""
+    spec = importlib.util.spec_from_file_location("generate_checks",
+                                                  ROOT / "docs" / "generate_checks.py")
+    assert spec and spec.loader
+    generator = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generator)
+    assert generator.render() == CHECKS_PAGE
+
+
+def test_the_readme_fits_a_screen_and_links_every_page() -> None:
+    assert len(README.splitlines()) < 200
+    pages = sorted(p.name for p in (ROOT / "docs").glob("*.md"))
+    assert pages == ["action.md", "api.md", "checks.md", "cli.md", "configuration.md",
+                     "design-choices.md", "how-it-works.md", "performance.md", "pre-commit.md"]
+    for page in pages:
+        assert f"](docs/{page})" in README, page
+    assert "The house" in README  # the lead's package picture goes there
+
+
+def test_the_readme_starts_with_the_demo_and_the_ci_script() -> None:
+    setup = README.split("\n## Set-up\n", 1)[1].split("\n## ", 1)[0]
+    commands = [line.strip() for line in setup.splitlines() if line.startswith("    ")]
+    assert commands == [
+        "python3 -m venv .venv && .venv/bin/pip install -q . && .venv/bin/gate demo",
+        "bash .ci/run"]
+
+
+def test_links_between_the_pages_resolve() -> None:
+    for page in [ROOT / "README.md", *(ROOT / "docs").glob("*.md")]:
+        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", page.read_text()):
+            if not target.startswith(("http://", "https://")):
+                assert (page.parent / target).exists(), f"{page.name}: {target}"
 
 
 @pytest.mark.parametrize("check_id", registry.ORDER)

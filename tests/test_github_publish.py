@@ -168,8 +168,8 @@ def test_a_403_falls_back_to_workflow_commands(fake: FakeGitHub, tmp_path: Path)
     refused = [line for line in lines if "refused" in line]
     assert refused == ["::warning::The token was refused (403) for the check run, comment, "
                        "label: the results are in the workflow annotations and this job summary "
-                       "only. A fork's pull request gets a read-only token: see the README's "
-                       "two-workflow pattern."]
+                       "only. A fork's pull request gets a read-only token: see the "
+                       "two-workflow pattern in docs/action.md."]
     assert "The token was refused (403)" in (tmp_path / "summary.md").read_text()
     assert len(fake.calls("POST", r".*/check-runs")) == 1  # no retries
     assert code == 0

@@ -94,8 +94,9 @@ def test_init_adds_config_workflow_and_hooks_keeping_every_line(
     assert (code, out) == (0, "gate init: updated pyproject.toml\n"
                               "gate init: wrote .github/workflows/gate.yml\n"
                               "gate init: updated .pre-commit-config.yaml\n"
-                              "gate init: now run `pre-commit install` (both hooks), and "
-                              "commit these files\n")
+                              "gate init: now commit these files, and run `pre-commit "
+                              "install` for both hooks (`pip install pre-commit` first if you "
+                              "do not have it)\n")
     assert (repo.path / "pyproject.toml").read_text() == PYPROJECT + ADDED_TOML
     assert (repo.path / ".pre-commit-config.yaml").read_text() == CONFIG + ADDED_HOOKS
     assert (repo.path / ".github/workflows/ci.yml").read_text() == CI
@@ -221,12 +222,28 @@ def test_invalid_pyproject_is_an_error_that_says_what_to_do(
     assert err.endswith("): fix it, then run gate init again\n")
 
 
-def test_the_readme_shows_the_config_gate_init_writes(
+@pytest.mark.parametrize(("page", "heading", "after"), [
+    ("README.md", "\n### pre-commit\n", "\nthen `pip install pre-commit"),
+    ("docs/pre-commit.md", "# pre-commit\n", "\nthen `pre-commit install`")])
+def test_the_docs_show_the_config_gate_init_writes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], page: str, heading: str,
+        after: str) -> None:
+    repo = _repo(tmp_path, {})
+    _init(repo, capsys)
+    text = (Path(__file__).resolve().parent.parent / page).read_text()
+    section = text.split(heading, 1)[1].split(after)[0]
+    snippet = [row[4:].split("#")[0].rstrip() for row in section.splitlines()
+               if row.startswith("    ")]
+    assert "\n".join(snippet) + "\n" == (repo.path / ".pre-commit-config.yaml").read_text()
+
+
+def test_the_readme_shows_the_step_gate_init_writes(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     repo = _repo(tmp_path, {})
     _init(repo, capsys)
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
-    section = readme.split("\n## pre-commit\n", 1)[1].split("\nthen `pre-commit install`")[0]
-    snippet = [row[4:].split("#")[0].rstrip() for row in section.splitlines()
-               if row.startswith("    ")]
-    assert "\n".join(snippet) + "\n" == (repo.path / ".pre-commit-config.yaml").read_text()
+    shown = readme.split("\n### GitHub Action\n", 1)[1].split("\n### ", 1)[0]
+    step = "".join(row[4:] + "\n" for row in shown.splitlines() if row.startswith("    "))
+    written = (repo.path / ".github/workflows/gate.yml").read_text()
+    assert step.replace("<the commit of v0.1.0>", "0" * 40) in written
+    assert step.count("\n") == 2

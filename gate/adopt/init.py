@@ -109,5 +109,6 @@ def main(repo: str, *, dry_run: bool = False, force: bool = False) -> int:
     for edit in found:
         write(root, edit)
         print(f"gate init: {'wrote' if edit.old is None else 'updated'} {edit.path}")
-    print("gate init: now run `pre-commit install` (both hooks), and commit these files")
+    print("gate init: now commit these files, and run `pre-commit install` for both hooks "
+          "(`pip install pre-commit` first if you do not have it)")
     return 0

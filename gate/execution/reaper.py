@@ -4,7 +4,7 @@ Killing a command's process group is not enough: a daemon that called `setsid` h
 group. But every process inherits its environment, so each command is given a variable of its
 own (`GATE_CMD_<token>=1`) and each gate run another (`GATE_RUN_<id>=1`); afterwards every
 process whose `/proc/PID/environ` holds the marker is killed. A process that empties its own
-environment *and* leaves the session escapes this; see README, "Trust boundary and attacks".
+environment *and* leaves the session escapes this; see docs/how-it-works.md, "Known limits".
 Where there is no /proc (macOS), only the process group is killed.
 """
 from __future__ import annotations

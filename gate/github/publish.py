@@ -104,7 +104,8 @@ def _post(api: Api, settings: Settings, report: Report, links: markdown.Links,
     if refused:
         notes.append(f"The token was refused (403) for the {', '.join(refused)}: the results "
                      "are in the workflow annotations and this job summary only. A fork's pull "
-                     "request gets a read-only token: see the README's two-workflow pattern.")
+                     "request gets a read-only token: see the two-workflow pattern in "
+                     "docs/action.md.")
 
 
 def _comment(api: Api, pr: int, settings: Settings, report: Report,
