@@ -94,9 +94,9 @@ def test_init_adds_config_workflow_and_hooks_keeping_every_line(
     assert (code, out) == (0, "gate init: updated pyproject.toml\n"
                               "gate init: wrote .github/workflows/gate.yml\n"
                               "gate init: updated .pre-commit-config.yaml\n"
-                              "gate init: now commit these files, and run `pre-commit "
-                              "install` for both hooks (`pip install pre-commit` first if you "
-                              "do not have it)\n")
+                              "gate init: commit these files first, then run `pre-commit "
+                              "install` for both hooks (`pip install pre-commit` if you do not "
+                              "have it)\n")
     assert (repo.path / "pyproject.toml").read_text() == PYPROJECT + ADDED_TOML
     assert (repo.path / ".pre-commit-config.yaml").read_text() == CONFIG + ADDED_HOOKS
     assert (repo.path / ".github/workflows/ci.yml").read_text() == CI
@@ -223,7 +223,7 @@ def test_invalid_pyproject_is_an_error_that_says_what_to_do(
 
 
 @pytest.mark.parametrize(("page", "heading", "after"), [
-    ("README.md", "\n### pre-commit\n", "\nthen `pip install pre-commit"),
+    ("README.md", "\n### pre-commit\n", "\nthen commit these files"),
     ("docs/pre-commit.md", "# pre-commit\n", "\nthen `pre-commit install`")])
 def test_the_docs_show_the_config_gate_init_writes(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], page: str, heading: str,

@@ -109,6 +109,8 @@ def main(repo: str, *, dry_run: bool = False, force: bool = False) -> int:
     for edit in found:
         write(root, edit)
         print(f"gate init: {'wrote' if edit.old is None else 'updated'} {edit.path}")
-    print("gate init: now commit these files, and run `pre-commit install` for both hooks "
-          "(`pip install pre-commit` first if you do not have it)")
+    # In this order: hooks installed first would judge the adopting commit itself (a new
+    # workflow is a diff-policy finding, the new [tool.gate] a check-config one).
+    print("gate init: commit these files first, then run `pre-commit install` for both hooks "
+          "(`pip install pre-commit` if you do not have it)")
     return 0
