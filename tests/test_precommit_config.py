@@ -114,6 +114,33 @@ def test_args_loosened(tmp_path: Path, head: str, message: str) -> None:
         (6, "pre-commit-config", message)]
 
 
+GATE_HOOKS = """\
+repos:
+  - repo: https://github.com/OWNER/gate
+    rev: v0.1.0
+    hooks:
+      - id: gate-scan
+        args: [--strict]
+      - id: gate
+"""
+
+
+@pytest.mark.parametrize(("head", "line", "message"), [
+    (GATE_HOOKS.replace("      - id: gate\n", "      - id: gate\n        args: [--runs, '1']\n"),
+     8, 'hook `gate`: args (unset) -> ["--runs", "1"] (--runs added): it may check less'),
+    (GATE_HOOKS.replace("      - id: gate\n", "      - id: gate\n        args: [--runs=1]\n"),
+     8, 'hook `gate`: args (unset) -> ["--runs=1"] (--runs=1 added): it may check less'),
+    (GATE_HOOKS.replace("        args: [--strict]\n", ""),
+     5, 'hook `gate-scan`: args ["--strict"] -> (unset) (--strict removed): it may check less'),
+], ids=["runs-added", "runs-equals-added", "strict-removed"])
+def test_the_gates_own_hook_args_weakened(tmp_path: Path, head: str, line: int,
+                                          message: str) -> None:
+    """The hooks pass `args:` to the gate: a head that lowers its runs or drops --strict
+    weakens the gate that judges pushes from the machine it runs on."""
+    assert found(tmp_path, {**FILES, PATH: GATE_HOOKS}, {PATH: head}) == [
+        (line, "pre-commit-config", message)]
+
+
 @pytest.mark.parametrize("head", [
     WITH_ARGS.replace("--fix, ", "--fix, --strict, "),  # checks more
     WITH_ARGS.replace("[--fix, --select=EFB]", "\n          - --fix\n"

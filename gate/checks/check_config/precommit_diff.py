@@ -25,7 +25,7 @@ Hook = tuple[tuple[Key, ...], Table]  # path from the document root, the hook
 _LOOSER_ARG = re.compile(
     r"^(?:--?(?:exit-zero|(?:extend-)?ignore\w*|disable\w*|skip\w*|(?:extend-)?exclude\w*"
     r"|per-file-ignores|no-\w+|allow\w*|(?:extend-)?select|max-\w+|config\w*|rcfile"
-    r"|settings\w*|fail-under|baseline)|-i)(?:[=\s].*)?$")
+    r"|settings\w*|fail-under|baseline|runs)|-i)(?:[=\s].*)?$")  # runs: the gate's own hook
 _STAGE_NAMES = {"commit": "pre-commit", "push": "pre-push", "merge-commit": "pre-merge-commit"}
 _FILTERS = ("files", "exclude")
 # File types of `identify` that a suffix decides, for telling which files a hook sees; other
