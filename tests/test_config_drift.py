@@ -74,3 +74,15 @@ def test_an_invalid_base_config_is_left_to_the_run(
     err = capsys.readouterr().err
     assert "note" not in err
     assert err.startswith("gate: error: .gate.toml at ")
+
+
+def test_the_note_changes_nothing_the_base_config_still_decides(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A working tree (or an agent) that sets `strict = true` or loosens the config only gets
+    the note: the verdict is the one the base's config gives."""
+    repo, base, _ = make_change(tmp_path / "r", {".gate.toml": "strict = false\n"},
+                                {"a.py": "x = 1  # noqa\n"})
+    repo.write({".gate.toml": "strict = true\n"})
+    assert cli.main(["scan", "--repo", str(repo.path), "--base", "main", "--format",
+                     "json"]) == 3  # needs-review, not the fail strict would give
+    assert capsys.readouterr().err == note(".gate.toml", base)
