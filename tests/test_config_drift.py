@@ -66,6 +66,16 @@ def test_the_config_file_option_is_compared(
         "ci/gate.toml", base)
 
 
+def test_a_config_file_missing_at_the_base_is_left_to_the_run(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo, base, _ = make_change(tmp_path / "r", {"a.txt": "a\n"}, {"ci/gate.toml": "runs = 1\n"})
+    assert cli.main(["scan", "--repo", str(repo.path), "--base", "main",
+                     "--config", "ci/gate.toml"]) == 2
+    assert capsys.readouterr().err == (
+        f"gate: error: the config file ci/gate.toml is not in the base commit {base[:12]}: "
+        "commit it on the base branch, or drop the option\n")
+
+
 def test_an_invalid_base_config_is_left_to_the_run(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     repo, _, _ = make_change(tmp_path / "r", {".gate.toml": "runs = [\n"}, {})

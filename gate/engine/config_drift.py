@@ -47,8 +47,11 @@ def notice(root: str, base: str, path: str | None = None) -> str | None:
         return None  # no such base: the run says so
     base = sha.decode().strip()
     paths = (path,) if path else config.CONFIG_FILES
+    blobs = git.read_blobs(root, base, list(paths))
+    if path and blobs[path] is None:
+        return None  # a --config file missing at the base: the run says what to do
     here = _config({p: _read(root, p) for p in paths}, paths)
-    at_base = _config(git.read_blobs(root, base, list(paths)), paths)
+    at_base = _config(blobs, paths)
     if here == at_base or isinstance(at_base, Unreadable):
         return None  # an unreadable config at the base: the run itself says what is wrong
     named = [f[0] for f in (here, at_base) if isinstance(f, tuple)]
