@@ -7,7 +7,7 @@ headless Chromium. Not run by CI; run it again when the summary's look changes:
     .venv/bin/pip install -e '.[docs]'     # python-markdown, to turn the summary into HTML
     .venv/bin/python docs/screenshot.py [--keep-html]
 
-Everything comes from the real commands: the demo repository (gate.demo_repo), `gate run
+Everything comes from the real commands: the demo repository (gate.adopt.demo_repo), `gate run
 --report`, then `gate publish` with GITHUB_STEP_SUMMARY pointing at a file. Without a token
 `gate publish` adds a note that it posted nothing; that note is left out of the picture, which
 shows what a workflow with a token shows.
@@ -24,7 +24,7 @@ from pathlib import Path
 
 import markdown
 
-from gate import demo_repo
+from gate.adopt import demo_repo
 
 DOCS = Path(__file__).resolve().parent
 PNG = DOCS / "screenshot.png"

@@ -170,7 +170,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "publish":
         return _publish(args)
     if args.command == "demo":
-        from gate import demo
+        from gate.adopt import demo
         return demo.main(sys.stdout, keep=args.keep)
     if args.command == "hook":
         return _hook(args)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gate import demo_repo
+from gate.adopt import demo_repo
 
 BIN = Path(sys.executable).parent
 

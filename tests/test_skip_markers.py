@@ -2,7 +2,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Optional
 
 import pytest
 from helpers.gitrepo import make_change
@@ -14,7 +13,7 @@ from gate.lang import markers
 from gate.models import CheckResult
 from gate.vcs import diff
 
-Files = Mapping[str, Optional[str]]
+Files = Mapping[str, str | None]
 PY = "tests/test_x.py"
 JS = "tests/app.test.js"
 GO = "calc/calc_test.go"

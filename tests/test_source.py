@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Optional
 
 import pytest
 
 from gate.lang import source
 from gate.lang.lines import Source
 
-Reader = Callable[[str, str], Optional[Source]]
+Reader = Callable[[str, str], Source | None]
 
 
 def code_lines(path: str, text: str, read: Reader = source.split) -> dict[int, str]:

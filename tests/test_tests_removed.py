@@ -2,7 +2,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Optional
 
 from helpers.gitrepo import make_change
 
@@ -12,7 +11,7 @@ from gate.engine.context import DiffContext
 from gate.models import CheckResult
 from gate.vcs import diff
 
-Files = Mapping[str, Optional[str]]
+Files = Mapping[str, str | None]
 
 PY_TWO = (
     "def test_one():\n"      # 1

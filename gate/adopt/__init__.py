@@ -1,3 +1,3 @@
 """Adoption: `gate init` and what it writes (`propose`, `hook_config`, `workflow_file`), with
 round-trip editors for TOML and YAML (`toml_edit`, `yaml_edit`) and the pinned release
-(`release`)."""
+(`release`); `gate demo`, the first thing a new user runs (`demo`, `demo_repo`)."""

@@ -3,6 +3,7 @@ indentation, quoting, comments, anchors, key order and document markers."""
 from __future__ import annotations
 
 import io
+import itertools
 import re
 from collections.abc import Callable
 from typing import Any
@@ -19,7 +20,7 @@ _KEY_ONLY = re.compile(r"^( *)[^\s#-][^#]*:\s*([&!]\S+\s*)?(#.*)?$")
 def _mapping_indent(text: str, default: int) -> int:
     """The indent of a mapping nested in a mapping (`key:` then `  child: …`)."""
     rows = _content(text)
-    for row, after in zip(rows, rows[1:]):
+    for row, after in itertools.pairwise(rows):
         m = _KEY_ONLY.match(row)
         step = len(after) - len(after.lstrip(" ")) - (len(m.group(1)) if m else 0)
         if m and step > 0 and not after.lstrip().startswith("-"):

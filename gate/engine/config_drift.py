@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any, Union
+from typing import Any
 
 from gate.engine import config
 from gate.errors import GateError
@@ -19,7 +19,7 @@ class Unreadable:
     message: str
 
 
-Found = Union[tuple[str, Mapping[str, Any]], Unreadable, None]
+Found = tuple[str, Mapping[str, Any]] | Unreadable | None
 
 
 def _read(root: str, path: str) -> bytes | None:

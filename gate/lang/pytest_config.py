@@ -4,11 +4,10 @@ from __future__ import annotations
 import configparser
 import dataclasses
 from collections.abc import Callable, Sequence
-from typing import Union
 
 from gate import toml
 
-Value = Union[str, list[str]]
+Value = str | list[str]
 # In pytest's order of precedence: (file, section); pyproject's table is read as TOML.
 CANDIDATES = (
     ("pytest.ini", "pytest"),

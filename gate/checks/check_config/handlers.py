@@ -5,7 +5,7 @@ from __future__ import annotations
 import configparser
 import json
 from collections.abc import Callable
-from typing import Any, Optional, TypeVar
+from typing import Any, TypeVar
 
 from ruamel.yaml.error import YAMLError
 
@@ -24,7 +24,7 @@ from gate.models import Finding, Severity
 from gate.vcs import attributes
 from gate.vcs.diff import ChangedFile
 
-Handler = Callable[[str, Optional[str], Optional[str], ChangedFile], "list[Finding]"]
+Handler = Callable[[str, str | None, str | None, ChangedFile], "list[Finding]"]
 Table = dict[str, object]
 
 RUNNER_KEYS = ("jest", "mocha", "ava", "c8", "nyc", "vitest")

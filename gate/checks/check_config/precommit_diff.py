@@ -174,7 +174,7 @@ def compare(base: Table, head: Table, head_text: str, paths: Sequence[str]) -> l
     old_hooks, new_hooks = _hooks(base), _hooks(head)
     for name, entries in old_hooks.items():
         heads = new_hooks.get(name, [])
-        for (_, old), pair in zip(entries, [*heads, *[None] * len(entries)]):
+        for (_, old), pair in zip(entries, [*heads, *[None] * len(entries)], strict=False):
             if pair is None:
                 out.append((lines(("repos",)), f"hook `{name}` removed"))
                 continue

@@ -11,7 +11,6 @@ from __future__ import annotations
 import fnmatch
 import io
 from collections.abc import Sequence
-from typing import Union
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
@@ -19,7 +18,7 @@ from ruamel.yaml.error import YAMLError
 
 from gate.checks.check_config.config_diff import ABSENT, RuledWeakening, show
 
-Key = Union[str, int]
+Key = str | int
 WORKFLOW, GATE_STEP = "workflow", "gate-step"
 
 

@@ -7,7 +7,7 @@ import shutil
 import tempfile
 from typing import TextIO
 
-from gate import demo_repo
+from gate.adopt import demo_repo
 from gate.engine import runner
 from gate.engine.verdict import EXIT_CODES
 from gate.models import Report
