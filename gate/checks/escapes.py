@@ -26,13 +26,13 @@ or the line above. An allow comment without a reason is itself flagged here."""
 def _may_hold(f: ChangedFile) -> bool:
     """Whether an added line may hold an escape or an allow comment: only then is it parsed."""
     words = escape_patterns.words_for(f.path)
-    return any("gate:" in line or words.search(line) for line in f.added.values())
+    return any("gate:" in line or words.search(line) for line in f.new_lines.values())
 
 
 def _candidates(ctx: DiffContext) -> list[ChangedFile]:
     return [
         f for f in ctx.files
-        if f.status != "deleted" and not f.binary and not f.symlink and f.added
+        if f.status != "deleted" and not f.binary and not f.symlink and f.new_lines
         and _may_hold(f) and not ctx.is_generated(f.path)
     ]
 
@@ -40,7 +40,7 @@ def _candidates(ctx: DiffContext) -> list[ChangedFile]:
 def _allow_findings(f: ChangedFile, split: Source | None) -> list[Finding]:
     """Allow comments on added lines that cannot be honoured: no reason, or no such check."""
     out = []
-    for number, added in f.added.items():
+    for number, added in f.new_lines.items():
         if "gate:" not in added:
             continue
         line = split.lines.get(number) if split is not None else None
@@ -91,7 +91,7 @@ def run(ctx: DiffContext) -> CheckResult:
     for f in files:
         if blobs[f.path] is not None:
             split = ctx.source(f.path)
-            findings.extend(_scan(f.path, split, f.added))
+            findings.extend(_scan(f.path, split, f.new_lines))
             findings.extend(_allow_findings(f, split))
     return from_findings(ID, TITLE, findings, clean="no new escapes",
                          found="{n} new type or lint escape(s)")

@@ -31,7 +31,7 @@ def _scanned(ctx: DiffContext) -> list[ChangedFile]:
     file with added lines: a marker may be spelled through an alias its imports make)."""
     return [
         f for f in ctx.files
-        if f.added and not f.binary and not f.symlink and f.status != "deleted"
+        if f.new_lines and not f.binary and not f.symlink and f.status != "deleted"
         and (_may_hold(f) or markers.language_of(f.path) == "python")
         and not ctx.is_generated(f.path)
     ]
@@ -39,7 +39,7 @@ def _scanned(ctx: DiffContext) -> list[ChangedFile]:
 
 def _may_hold(f: ChangedFile) -> bool:
     words = markers.keywords_for(f.path)
-    return words is not None and any(words.search(line) for line in f.added.values())
+    return words is not None and any(words.search(line) for line in f.new_lines.values())
 
 
 def _aliases(ctx: DiffContext, path: str) -> py_aliases.Aliases:
@@ -58,8 +58,8 @@ def _file_findings(ctx: DiffContext, changed: ChangedFile) -> list[Finding]:
     aliases = _aliases(ctx, changed.path)
     uses = aliases.uses()
     findings = []
-    for number in sorted(changed.added):
-        added = changed.added[number]
+    for number in sorted(changed.new_lines):
+        added = changed.new_lines[number]
         aliased = uses is not None and uses.search(added) is not None
         if words is None or not (words.search(added) or aliased):
             continue

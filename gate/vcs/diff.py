@@ -1,13 +1,19 @@
-"""The change between two refs, parsed once: which files, which lines were added or removed."""
+"""The change between two refs, parsed once with unidiff: which files, which lines were added or
+removed, and which added files are another file moved (renamed) with lines it kept unchanged."""
 from __future__ import annotations
 
 import dataclasses
-import re
+import io
+from collections.abc import Iterable
 from typing import Literal
+
+from unidiff.patch import PatchedFile, PatchSet
+from unidiff.constants import DEV_NULL
 
 from gate.vcs import git
 
 FileStatus = Literal["added", "modified", "deleted"]
+RENAMES = ("--find-renames", "--diff-filter=R")  # the second reading, only of renamed files
 
 
 @dataclasses.dataclass(frozen=True)
@@ -18,9 +24,15 @@ class ChangedFile:
     removed: dict[int, str]  # base line number -> text
     binary: bool = False
     symlink: bool = False
+    moved_from: str | None = None  # an added file that git finds renamed from this base path
+    moved: frozenset[int] = frozenset()  # head lines of an added file unchanged from moved_from
 
-
-_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+    @property
+    def new_lines(self) -> dict[int, str]:
+        """The added lines that are new: not kept unchanged through a rename."""
+        if not self.moved:
+            return self.added
+        return {n: text for n, text in self.added.items() if n not in self.moved}
 
 
 def _unquote(path: str) -> str:
@@ -31,87 +43,96 @@ def _unquote(path: str) -> str:
     return raw.encode("latin-1").decode("utf-8", "surrogateescape")
 
 
-def _header_path(line: str) -> str | None:
-    """The path of a `--- a/x` or `+++ b/x` line; None for /dev/null."""
-    name = _unquote(line[4:].rstrip("\t"))
-    return None if name == "/dev/null" else name[2:]
+def _header(patch: PatchedFile, prefix: str) -> str | None:
+    """The path of a `rename from`-like header line (C-quoted by git when needed)."""
+    for line in patch.patch_info or ():
+        if line.startswith(prefix):
+            return _unquote(line[len(prefix):].rstrip("\n"))
+    return None
 
 
-def _git_line_path(line: str) -> str:
-    """The path of a `diff --git a/x b/x` line (both sides are the same without renames)."""
-    rest = line[len("diff --git "):]
+def _git_line_path(patch: PatchedFile) -> str:
+    """The path of a `diff --git a/P b/P` line, both sides the same (no renames): read from the
+    line itself, since unidiff cannot split a path that holds a space."""
+    rest = next(line for line in patch.patch_info or () if line.startswith("diff --git "))
+    rest = rest[len("diff --git "):].rstrip("\n")
     if rest.startswith('"'):
         return _unquote(rest[:rest.index('" ', 1) + 1])[2:]
     return rest[2:2 + (len(rest) - 5) // 2]  # "a/P b/P": both halves the same length
 
 
-@dataclasses.dataclass
-class _Draft:
-    path: str
-    header: list[str] = dataclasses.field(default_factory=list)
-    added: dict[int, str] = dataclasses.field(default_factory=dict)
-    removed: dict[int, str] = dataclasses.field(default_factory=dict)
+def _lines(patch: PatchedFile) -> tuple[dict[int, str], dict[int, str]]:
+    added: dict[int, str] = {}
+    removed: dict[int, str] = {}
+    for hunk in patch:
+        for line in hunk:
+            if line.is_added and line.target_line_no is not None:
+                added[line.target_line_no] = line.value.rstrip("\n").rstrip("\r")
+            elif line.is_removed and line.source_line_no is not None:
+                removed[line.source_line_no] = line.value.rstrip("\n").rstrip("\r")
+    return added, removed
 
-    def done(self) -> ChangedFile:
-        head = "\n".join(self.header)
-        status: FileStatus = ("added" if "\nnew file mode" in "\n" + head else
-                              "deleted" if "\ndeleted file mode" in "\n" + head else "modified")
-        return ChangedFile(self.path, status, self.added, self.removed,
-                           binary="\nBinary files " in "\n" + head or "GIT binary patch" in head,
-                           symlink="mode 120000" in head)
+
+def _changed(patch: PatchedFile) -> ChangedFile:
+    status: FileStatus = ("added" if patch.source_file == DEV_NULL else
+                          "deleted" if patch.target_file == DEV_NULL else "modified")
+    added, removed = _lines(patch)
+    return ChangedFile(_git_line_path(patch), status, added, removed, binary=patch.is_binary_file,
+                       symlink=patch.is_symlink)
+
+
+def _patches(diff_text: str) -> Iterable[PatchedFile]:
+    return PatchSet(io.StringIO(diff_text))  # lines split on "\n" only, as git writes them
 
 
 def parse(diff_text: str) -> list[ChangedFile]:
-    """`git diff` output (pinned by DIFF_OPTIONS, no renames) as changed files, in one pass."""
-    files: list[ChangedFile] = []
-    draft: _Draft | None = None
-    old = new = old_left = new_left = 0
-    for line in diff_text.split("\n"):
-        if old_left > 0 or new_left > 0:  # inside a hunk: every line is content
-            if line.startswith("+"):
-                assert draft is not None
-                draft.added[new] = line[1:].rstrip("\r")
-                new, new_left = new + 1, new_left - 1
-            elif line.startswith("-"):
-                assert draft is not None
-                draft.removed[old] = line[1:].rstrip("\r")
-                old, old_left = old + 1, old_left - 1
-            elif line.startswith("\\"):
-                pass  # "\ No newline at end of file"
-            else:
-                old, new, old_left, new_left = old + 1, new + 1, old_left - 1, new_left - 1
-            continue
-        if line.startswith("diff --git "):
-            if draft is not None:
-                files.append(draft.done())
-            draft = _Draft(_git_line_path(line))
-        elif draft is None:
-            continue
-        elif line.startswith("@@ "):
-            m = _HUNK.match(line)
-            if m is not None:
-                old, new = int(m.group(1)), int(m.group(3))
-                old_left = int(m.group(2)) if m.group(2) is not None else 1
-                new_left = int(m.group(4)) if m.group(4) is not None else 1
-        elif line.startswith(("--- ", "+++ ")):
-            path = _header_path(line)
-            if path is not None:
-                draft.path = path
-        else:
-            draft.header.append(line)
-    if draft is not None:
-        files.append(draft.done())
-    return files
+    """`git diff` output (pinned by DIFF_OPTIONS, no renames) as changed files."""
+    return [_changed(patch) for patch in _patches(diff_text)]
+
+
+def parse_renames(diff_text: str) -> dict[str, tuple[str, frozenset[int]]]:
+    """`git diff --find-renames --diff-filter=R` output: for each new path, the base path it
+    was moved from and the head lines the move added (the rest it kept unchanged)."""
+    out = {}
+    for patch in _patches(diff_text):
+        old, new = _header(patch, "rename from "), _header(patch, "rename to ")
+        if old is not None and new is not None:
+            out[new] = (old, frozenset(_lines(patch)[0]))
+    return out
+
+
+def with_moves(files: list[ChangedFile], renames: dict[str, tuple[str, frozenset[int]]],
+               ) -> list[ChangedFile]:
+    """The added files that are renamed ones, told which of their lines are not new."""
+    out = []
+    for f in files:
+        if f.status == "added" and f.path in renames:
+            old, new_lines = renames[f.path]
+            f = dataclasses.replace(f, moved_from=old, moved=frozenset(f.added) - new_lines)
+        out.append(f)
+    return out
+
+
+def _read(repo: str, *args: str, index: bool = False) -> str:
+    return git.run(repo, "-c", "core.quotePath=false", "diff", *args,
+                   index=index).decode("utf-8", "surrogateescape")
+
+
+def _compare(repo: str, sides: tuple[str, ...], index: bool = False) -> list[ChangedFile]:
+    files = parse(_read(repo, *git.DIFF_OPTIONS, *sides, "--", index=index))
+    if not any(f.status == "added" for f in files) or not any(
+            f.status == "deleted" for f in files):
+        return files  # nothing can have been renamed: no second reading
+    options = [o for o in git.DIFF_OPTIONS if o != "--no-renames"]
+    renames = parse_renames(_read(repo, *options, *RENAMES, *sides, "--", index=index))
+    return with_moves(files, renames)
 
 
 def changed_files(repo: str, base: str, head: str) -> list[ChangedFile]:
     """Files changed from `base` (a commit) to `head`; `git diff base head`."""
-    return parse(git.run(repo, "-c", "core.quotePath=false", "diff", *git.DIFF_OPTIONS,
-                         base, head, "--").decode("utf-8", "surrogateescape"))
+    return _compare(repo, (base, head))
 
 
 def staged_files(repo: str, base: str) -> list[ChangedFile]:
     """Files changed from `base` (a commit) to the index; `git diff --cached base`."""
-    return parse(git.run(repo, "-c", "core.quotePath=false", "diff", "--cached",
-                         *git.DIFF_OPTIONS, base, "--", index=True)
-                 .decode("utf-8", "surrogateescape"))
+    return _compare(repo, ("--cached", base), index=True)
