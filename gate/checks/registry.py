@@ -49,6 +49,11 @@ def _check_config() -> DiffCheck:
     return check
 
 
+def _harness() -> DiffCheck:
+    from gate.checks.harness import check
+    return check
+
+
 def _lockfiles() -> DiffCheck:
     from gate.checks import lockfiles
     return lockfiles
@@ -69,6 +74,7 @@ _DIFF: dict[str, Callable[[], DiffCheck]] = {
     "skip-markers": _skip_markers,
     "escapes": _escapes,
     "check-config": _check_config,
+    "harness": _harness,
     "lockfiles": _lockfiles,
     "diff-policy": _diff_policy,
 }

@@ -7,8 +7,8 @@ import io
 from collections.abc import Iterable
 from typing import Literal
 
-from unidiff.patch import PatchedFile, PatchSet
 from unidiff.constants import DEV_NULL
+from unidiff.patch import PatchedFile, PatchSet
 
 from gate.vcs import git
 

@@ -1,0 +1,3 @@
+"""The `harness` check (`check`): nothing outside the tests changes how the tests run. Its
+parts: packaging hooks (`packaging`), code that reaches into a test framework (`python_reach`,
+`js_reach`) and, after the install, what it left behind (`leftovers`)."""

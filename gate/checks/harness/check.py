@@ -1,0 +1,118 @@
+"""harness: nothing outside the tests changes how the tests run. The static part reads the
+diff; `merge` adds what the install left behind, found by the runtime (see `leftovers`)."""
+from __future__ import annotations
+
+import dataclasses
+import posixpath
+
+from gate.checks.common import from_findings
+from gate.checks.harness import js_reach, packaging, python_reach
+from gate.engine.context import DiffContext
+from gate.lang import testfiles
+from gate.models import CheckResult, Finding
+from gate.vcs.diff import ChangedFile
+
+ID = "harness"
+TITLE = "Nothing outside the tests changes how the tests run"
+EXPLANATION = """\
+The tests can be made to pass without touching a test: by code that loads with them. This check
+flags, each at its line, what the change adds outside the test files that can change how tests
+run (base-tests cannot undo it: it puts the base's tests back, not the base's package).
+Packaging hooks: `test-plugin-entry-point`, a new or changed pytest plugin registered by the
+package (`[project.entry-points.pytest11]`, Poetry and Flit plugin tables, setup.cfg
+`[options.entry_points]`, setup.py `entry_points`), which the gate's own install puts in the
+environment; `build-backend`, a changed build backend or in-tree `backend-path`; `setup-cmdclass`,
+a new or changed setup.py install command; `site-hook-file`, a `.pth`, `sitecustomize.py` or
+`usercustomize.py` file, run at every interpreter start; `setup-writes-site`, setup.py code that
+names `.pth` files or site-packages. Code reaching into a test framework, read as code, never in
+strings or comments: `framework-patched`, an assignment, `setattr` or `del` into pytest,
+`_pytest`, `unittest` or `pluggy` (or, in JavaScript and TypeScript production code, a touch of
+`jest.*`, `vi.*` or a runner global); `builtins-patched`, into `builtins` or `__builtins__`
+(rebinding `AssertionError`); `sys-modules-swap`, a test or framework module replaced in
+`sys.modules` -- these three anywhere outside test files, conftest.py and `tests/__init__.py`
+included; and, in code under test only: `framework-internals`, an import of `_pytest` or
+`unittest`'s internal modules (`vitest`, `node:test`, `@jest/globals` in production JS);
+`pytest-hook`, a `pytest_*` hook defined outside the tests; `test-run-detected`, code asking
+whether it runs under a test (`PYTEST_CURRENT_TEST`, `"pytest" in sys.modules`,
+`JEST_WORKER_ID`); `ci-env-read`, code reading `CI` (the gate runs the tests with `CI=1`).
+After the install (`gate run` only): `install-left-files`, files git does not track that the
+install wrote into the checkout where a runner loads them (conftest.py, pytest.ini, an
+`__init__.py` under a test path, a jest or vitest config); `install-site-hook`, a `.pth` or
+`sitecustomize` in the fresh environment that no installed package's RECORD lists (written by
+code, not installed as a file). A library that is itself a pytest plugin, with its entry point
+unchanged, raises nothing. Resolve it by removing the hook, or explain in the pull request why
+the tests need it; a reviewer must read what it does to a test run."""
+
+JS_SUFFIXES = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
+TEST_DIRS = ("tests", "test", "testing", "__tests__", "spec", "e2e")
+RUNNER_CONFIGS = ("jest.", "vitest.", "playwright.", "karma.", ".mocharc", "ava.")
+PYTHON_PACKAGING = {"pyproject.toml": packaging.pyproject, "setup.cfg": packaging.setup_cfg}
+
+
+def _with_tests(ctx: DiffContext, path: str) -> bool:
+    """Test files, conftest.py, runner configs and anything under a test directory: where a
+    test framework is at home."""
+    name = posixpath.basename(path)
+    return (ctx.is_test_file(path) or testfiles.is_test_infrastructure(path)
+            or name.startswith(RUNNER_CONFIGS) or name.startswith(("jest", "vitest"))
+            or any(part in TEST_DIRS for part in path.split("/")[:-1]))
+
+
+def _python(ctx: DiffContext, f: ChangedFile) -> list[Finding]:
+    if not f.new_lines or ctx.is_test_file(f.path):
+        return []  # base-tests puts the base's test files back: not this check's to read
+    text = ctx.text(ctx.head, f.path) or ""
+    if not python_reach.MAY_REACH.search(text):
+        return []  # parsed only when a word of a reach is in the file
+    in_code = not _with_tests(ctx, f.path)
+    return [Finding(f.path, r.line, r.rule, r.message, "error" if r.everywhere else "warning")
+            for r in python_reach.scan(text, f.new_lines) if r.everywhere or in_code]
+
+
+def _javascript(ctx: DiffContext, f: ChangedFile) -> list[Finding]:
+    split = ctx.source(f.path)
+    if split is None or _with_tests(ctx, f.path):
+        return []
+    return [Finding(f.path, line, rule, message, "warning")
+            for line, rule, message in js_reach.scan(split, f.new_lines)]
+
+
+def _packaging(ctx: DiffContext, f: ChangedFile) -> list[Finding]:
+    name = posixpath.basename(f.path)
+    old, new = ctx.text(ctx.base, f.path), ctx.text(ctx.head, f.path)
+    if name in PYTHON_PACKAGING:
+        return PYTHON_PACKAGING[name](f.path, old, new)
+    if name == "setup.py":
+        return packaging.setup_py(f.path, old, new, f.new_lines)
+    return []
+
+
+def _file(ctx: DiffContext, f: ChangedFile) -> list[Finding]:
+    if packaging.is_site_file(f.path):
+        return [packaging.site_file(f.path, min(f.added) if f.added else 1)]
+    found = _packaging(ctx, f)
+    if f.path.endswith(".py"):
+        found += _python(ctx, f)
+    elif f.path.endswith(JS_SUFFIXES) and f.new_lines:
+        found += _javascript(ctx, f)
+    return found
+
+
+def run(ctx: DiffContext) -> CheckResult:
+    files = [f for f in ctx.files if f.status != "deleted" and not f.binary and not f.symlink
+             and not ctx.is_generated(f.path)]
+    ctx.read(ctx.head, [f.path for f in files])
+    findings = [finding for f in files for finding in _file(ctx, f)]
+    return from_findings(ID, TITLE, findings, clean="nothing outside the tests changes how "
+                         "they run", found="{n} change(s) outside the tests that can change "
+                         "how they run")
+
+
+def merge(result: CheckResult, extra: list[Finding]) -> CheckResult:
+    """The static result with what the install left behind added."""
+    if not extra:
+        return result
+    what = f"{len(extra)} file(s) the install left where tests load them"
+    summary = what if result.status == "passed" else f"{result.summary}; {what}"
+    return dataclasses.replace(result, status="failed", summary=summary,
+                               findings=(*result.findings, *extra))

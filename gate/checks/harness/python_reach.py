@@ -1,0 +1,183 @@
+"""Python code outside the tests that reaches into a test framework, read as code (the `ast`):
+never in strings or comments. Only statements on the lines the change adds are looked at."""
+from __future__ import annotations
+
+import ast
+import dataclasses
+import re
+from collections.abc import Iterator, Mapping
+
+FRAMEWORKS = ("pytest", "_pytest", "unittest", "pluggy")
+INTERNAL_MODULES = ("_pytest", "unittest.case", "unittest.result", "unittest.runner",
+                    "unittest.loader", "unittest.suite", "unittest.main", "unittest.util",
+                    "unittest.signals")
+CI_VARIABLES = ("CI", "CONTINUOUS_INTEGRATION", "GITHUB_ACTIONS", "GITLAB_CI", "TRAVIS",
+                "CIRCLECI", "BUILDKITE", "JENKINS_URL", "TF_BUILD", "BUILD_NUMBER")
+MUTATORS = ("setattr", "delattr")
+MAY_REACH = re.compile(r"pytest|unittest|pluggy|builtins|setattr|delattr|modules|environ|getenv")
+
+
+@dataclasses.dataclass(frozen=True)
+class Reach:
+    line: int
+    rule: str
+    message: str
+    everywhere: bool  # True: flagged in conftest.py and test helpers too, not only in code
+
+
+def _aliases(tree: ast.Module) -> dict[str, str]:
+    """Local name -> the dotted name it stands for, from every import in the file."""
+    out: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                out[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for a in node.names:
+                out[a.asname or a.name] = f"{node.module}.{a.name}"
+    return out
+
+
+def _dotted(node: ast.AST, names: Mapping[str, str]) -> str:
+    if isinstance(node, ast.Name):
+        return names.get(node.id, node.id)
+    if isinstance(node, ast.Attribute):
+        return f"{_dotted(node.value, names)}.{node.attr}"
+    if isinstance(node, ast.Subscript):
+        return _dotted(node.value, names) + "[]"
+    if isinstance(node, ast.Call):
+        return _dotted(node.func, names) + "()"
+    return ""
+
+
+def _root(dotted: str) -> str:
+    return dotted.split(".")[0].split("[")[0]
+
+
+def _is_testish(module: str) -> bool:
+    parts = module.split(".")
+    return parts[0] in (*FRAMEWORKS, "conftest") or any(
+        p.startswith("test") for p in parts)
+
+
+def _key(node: ast.AST) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def _env_key(node: ast.AST, names: Mapping[str, str]) -> str | None:
+    """The variable an `os.environ[...]`, `os.getenv(...)`, `os.environ.get(...)` or
+    `"X" in os.environ` reads, when spelled as a literal."""
+    if isinstance(node, ast.Subscript) and _dotted(node.value, names) == "os.environ":
+        return _key(node.slice)
+    if isinstance(node, ast.Call) and node.args and _dotted(node.func, names) in (
+            "os.getenv", "os.environ.get", "os.environ.setdefault", "os.environ.pop"):
+        return _key(node.args[0])
+    if (isinstance(node, ast.Compare) and len(node.ops) == 1
+            and isinstance(node.ops[0], (ast.In, ast.NotIn))
+            and _dotted(node.comparators[0], names) == "os.environ"):
+        return _key(node.left)
+    return None
+
+
+def _sys_modules_key(node: ast.AST, names: Mapping[str, str]) -> str | None:
+    """`"pytest" in sys.modules` and `sys.modules.get("pytest")`: code asking if it is tested."""
+    if (isinstance(node, ast.Compare) and len(node.ops) == 1
+            and isinstance(node.ops[0], (ast.In, ast.NotIn))
+            and _dotted(node.comparators[0], names) == "sys.modules"):
+        return _key(node.left)
+    if isinstance(node, ast.Call) and node.args and _dotted(node.func, names) == "sys.modules.get":
+        return _key(node.args[0])
+    return None
+
+
+def _targets(node: ast.AST) -> list[ast.AST]:
+    if isinstance(node, ast.Assign):
+        return list(node.targets)
+    if isinstance(node, (ast.AugAssign, ast.AnnAssign)) and (
+            not isinstance(node, ast.AnnAssign) or node.value is not None):
+        return [node.target]
+    if isinstance(node, ast.Delete):
+        return list(node.targets)
+    return []
+
+
+def _written(node: ast.AST) -> Iterator[tuple[ast.AST, ast.Subscript | None]]:
+    """(the object written into, the subscript when an item is) for each assignment target,
+    `del` and `setattr`/`delattr` call of `node`."""
+    for target in _targets(node):
+        if isinstance(target, ast.Attribute):
+            yield target.value, None
+        elif isinstance(target, ast.Subscript):
+            yield target.value, target
+
+
+def _patched(node: ast.AST, names: Mapping[str, str]) -> Iterator[tuple[str, str]]:
+    """(rule, what) for each assignment into a framework, builtins or sys.modules."""
+    written = list(_written(node))
+    if isinstance(node, ast.Call) and _dotted(node.func, names) in MUTATORS and node.args:
+        written.append((node.args[0], None))
+    for obj, item in written:
+        dotted = _dotted(obj, names)
+        root = _root(dotted)
+        if root in ("builtins", "__builtins__"):
+            yield "builtins-patched", dotted
+        elif root in FRAMEWORKS:
+            yield "framework-patched", dotted
+        elif dotted == "sys.modules" and item is not None and _is_testish(
+                _key(item.slice) or ""):
+            yield "sys-modules-swap", f"sys.modules[{_key(item.slice)!r}]"
+
+
+def _imports(node: ast.AST) -> list[str]:
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names]
+    if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+        return [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+    return []
+
+
+def _one(node: ast.AST, names: Mapping[str, str]) -> Iterator[tuple[str, str, bool]]:
+    for rule, what in _patched(node, names):
+        yield rule, f"assigns into `{what}`: it changes how the test framework or the " \
+            "interpreter behaves for every test", True
+    internal = [m for m in _imports(node)
+                if m == "_pytest" or m.startswith(("_pytest.", *INTERNAL_MODULES))]
+    if internal:
+        yield "framework-internals", f"imports `{internal[0]}`, a test framework's internals", \
+            False
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith(
+            "pytest_"):
+        yield "pytest-hook", f"defines the pytest hook `{node.name}` outside the tests", False
+    env = _env_key(node, names)
+    if env is not None and (env.startswith("PYTEST_") or env in CI_VARIABLES):
+        rule = "ci-env-read" if env in CI_VARIABLES else "test-run-detected"
+        yield rule, f"reads the environment variable {env}: code that behaves differently " \
+            "when tested is not tested", False
+    module = _sys_modules_key(node, names)
+    if module is not None and _root(module) in FRAMEWORKS:
+        yield "test-run-detected", f"asks whether `{module}` is loaded: code that behaves " \
+            "differently when tested is not tested", False
+
+
+def _span(node: ast.AST) -> range:
+    first = getattr(node, "lineno", 0)
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return range(first, first + 1)
+    return range(first, (getattr(node, "end_lineno", None) or first) + 1)
+
+
+def scan(text: str, lines: Mapping[int, str]) -> list[Reach]:
+    """Each reach into a test framework on the added `lines` of a Python file's `text`."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return []
+    names = _aliases(tree)
+    found: dict[tuple[int, str], Reach] = {}
+    for node in ast.walk(tree):
+        if not any(n in lines for n in _span(node)):
+            continue
+        for rule, message, everywhere in _one(node, names):
+            line = getattr(node, "lineno", 1)
+            found.setdefault((line, rule), Reach(line, rule, message, everywhere))
+    return sorted(found.values(), key=lambda r: (r.line, r.rule))

@@ -1,0 +1,1 @@
+from setuptools.build_meta import *  # noqa: F403

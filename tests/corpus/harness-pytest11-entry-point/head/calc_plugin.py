@@ -1,0 +1,2 @@
+def pytest_runtest_makereport(item, call):
+    return None

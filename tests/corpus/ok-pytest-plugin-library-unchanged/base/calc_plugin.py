@@ -1,0 +1,10 @@
+import pytest
+
+
+@pytest.fixture
+def calc():
+    return 1
+
+
+def pytest_addoption(parser):
+    parser.addoption('--calc')
