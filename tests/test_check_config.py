@@ -138,6 +138,8 @@ def test_pyproject_that_does_not_parse_is_one_finding(tmp_path: Path) -> None:
      "pytest-config"),
     ("tox.ini", "[testenv]\ncommands = pytest\n", "[testenv]\ncommands = pytest -k fast\n", 2,
      "tox-config"),
+    ("setup.cfg", "[tox:tox]\nenvlist = py\n\n[testenv]\ncommands = pytest\n",
+     "[tox:tox]\nenvlist = py\n\n[testenv]\ncommands = pytest tests/unit\n", 5, "tox-config"),
     ("setup.cfg", "[tool:pytest]\ntestpaths = tests\n", "[tool:pytest]\ntestpaths = tests/unit\n",
      2, "pytest-config"),
     ("setup.cfg", "[mypy]\nstrict = True\n", "[mypy]\nstrict = False\n", 2, "mypy-config"),

@@ -6,6 +6,7 @@ import time
 from collections.abc import Callable
 
 from gate.checks import allow, base_tests, registry, tests_removed, user
+from gate.checks.harness import leftovers
 from gate.engine import background, redact, runtime
 from gate.engine.change import Change, Options, prepare
 from gate.engine.context import DiffContext
@@ -51,7 +52,9 @@ def run(options: Options, progress: Progress | None = None) -> Report:
     ran = runtime.checks(change, progress)
     scanned_results = scanned.result()
     removed = count_drop.merge(scanned_results[tests_removed.ID], list(ran.not_run))
-    return _report(change, {**scanned_results, **ran.checks, tests_removed.ID: removed}, start)
+    harness = leftovers.merge(scanned_results[leftovers.CHECK_ID], list(ran.left_behind))
+    return _report(change, {**scanned_results, **ran.checks, tests_removed.ID: removed,
+                            leftovers.CHECK_ID: harness}, start)
 
 
 def scan(options: Options, progress: Progress | None = None) -> Report:

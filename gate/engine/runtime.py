@@ -8,6 +8,7 @@ import os
 import time
 
 from gate.checks import base_tests, install, registry, suite, user
+from gate.checks.harness import leftovers
 from gate.engine import background, redact
 from gate.engine.change import Change
 from gate.engine.context import Workspace
@@ -21,10 +22,12 @@ from gate.outcomes.pytest_command import is_pytest
 
 @dataclasses.dataclass
 class RuntimeResults:
-    """The runtime checks' results by id (user checks by name), and the tests defined at head
-    that no longer run (the count drop), which `tests-removed` reports."""
+    """The runtime checks' results by id (user checks by name); the tests defined at head that
+    no longer run (the count drop), which `tests-removed` reports; and what the install left
+    where the tests load it, which `harness` reports."""
     checks: dict[str, CheckResult]
     not_run: tuple[Finding, ...] = ()
+    left_behind: tuple[Finding, ...] = ()  # what the install left where tests load it
 
 
 def _fresh_workspace(root: str, checkout: str, timeout: float,
@@ -92,17 +95,20 @@ def _side_by_side(change: Change, ws: Workspace, root: str) -> list[Workspace]:
 
 
 def _install(change: Change, root: str, checkout: str, progress: Progress) -> tuple[
-        Workspace, CheckResult]:
-    """The fresh environment and the install; making the environment is part of its cost."""
+        Workspace, CheckResult, list[Finding]]:
+    """The fresh environment and the install; making the environment is part of its cost.
+    Also what the install left where the tests load it (harness findings)."""
     cfg = change.config
     prefix = network.offline_prefix() if cfg.network == "off" else ()
     progress.started(install.ID, install.TITLE)
     start = time.monotonic()
     ws = _fresh_workspace(root, checkout, cfg.timeout, prefix)
+    hooks_before = leftovers.site_hooks(ws.env)
     installed = redact.check(install.run(ws, cfg.install or detect.install_command(checkout)))
     result = dataclasses.replace(installed, duration_s=time.monotonic() - start)
     progress.finished(result)
-    return ws, result
+    left = leftovers.in_checkout(checkout) + leftovers.in_environment(ws.env, hooks_before)
+    return ws, result, left
 
 
 def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Progress,
@@ -134,7 +140,7 @@ def checks(change: Change, progress: Progress) -> RuntimeResults:
     cfg = change.config
     with workspace.temporary_root() as root:
         checkout = workspace.checkout(change.repo, change.head, os.path.join(root, "checkout"))
-        ws, installed = _install(change, root, checkout, progress)
+        ws, installed, left = _install(change, root, checkout, progress)
         results = {install.ID: installed}
         not_run: tuple[Finding, ...] = ()
         test_cmd = cfg.test or detect.test_command(checkout)
@@ -153,4 +159,4 @@ def checks(change: Change, progress: Progress) -> RuntimeResults:
         else:
             not_run = _tests(change, ws, root, test_cmd, progress, results)
         _baseline(change, ws, results)
-    return RuntimeResults(results, not_run)
+    return RuntimeResults(results, not_run, tuple(left))

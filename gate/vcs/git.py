@@ -124,6 +124,17 @@ def ls_files(repo: str, ref: str) -> list[str]:
     return [p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p]
 
 
+def worktree_changes(checkout: str) -> list[str]:
+    """Files of a checkout's work tree that differ from its commit: untracked ones (ignored
+    ones too, but not what installs make by the thousand: node_modules, .venv, caches) and
+    modified or deleted tracked ones."""
+    skipped = [f"--exclude={d}" for d in ("node_modules", ".venv", "__pycache__", ".tox",
+                                          "*.egg-info", ".git")]
+    out = run(checkout, "ls-files", "-z", "--others", "--modified", *skipped)
+    return list(dict.fromkeys(p for p in out.decode("utf-8", "surrogateescape").split("\0")
+                              if p))
+
+
 def changed_paths(repo: str, base: str, head: str) -> list[tuple[str, str]]:
     """(status letter, path) for every path that differs between base and head."""
     out = run(repo, "diff", "--no-renames", "--name-status", "-z", base, head, "--")

@@ -11,6 +11,7 @@ from gate.checks.check_config import (
     config_diff,
     handlers,
     makefile,
+    noxfile,
     python_config_diff,
     tsconfig_diff,
 )
@@ -25,7 +26,11 @@ ID = "check-config"
 TITLE = "Checks not weakened"
 EXPLANATION = """\
 Flags changes to what decides how the code is checked: pytest, mypy, ruff, coverage and flake8
-options (pyproject.toml, pytest.ini, tox.ini, setup.cfg, .coveragerc), package.json test, build
+options (pyproject.toml, pytest.ini, tox.ini, setup.cfg, .coveragerc), what runs the tests (tox
+in tox.ini, setup.cfg or `[tool.tox]`, hatch environments, pdm scripts, poe tasks, nox sessions'
+`session.run` commands, Cargo.toml's `autotests`, `test = false` and `[[test]]` `harness`
+switches: rules `tox-config`, `hatch-config`, `pdm-scripts`, `poe-tasks`, `nox-session`,
+`cargo-test`), package.json test, build
 and lint scripts and every script they run, Jest/Vitest/Mocha/Playwright configs, tsconfig
 strictness, the Makefile's `test` and `check` recipes, pre-commit hooks removed or narrowed,
 conftest.py hooks that change collection or reporting, CI workflows (a job or step removed,
@@ -72,6 +77,8 @@ def handler_for(path: str, paths: Callable[[], list[str]] = list,
         "package.json": handlers.parsed(handlers.json_object, handlers.package_json),
         "conftest.py": handlers.conftest,
         ".pre-commit-config.yaml": handlers.precommit(paths),
+        "Cargo.toml": handlers.parsed(toml.loads, handlers.cargo_manifest),
+        "noxfile.py": handlers.parsed(noxfile.parse, handlers.nox_sessions),
     }
     if name in MAKEFILES:
         return handlers.parsed(makefile.parse, handlers.makefile_recipes)

@@ -10,9 +10,11 @@ from typing import Any, TypeVar
 from ruamel.yaml.error import YAMLError
 
 from gate.checks.check_config import (
+    cargo,
     config_diff,
     conftest_hooks,
     makefile,
+    noxfile,
     package_scripts,
     precommit_diff,
     python_config_diff,
@@ -187,3 +189,14 @@ def tsconfig(sides: Callable[[str], tuple[str | None, str | None]]) -> Handler:
             return []
         return parsed(tsconfig_diff.load, compare)(path, old, new, f)
     return handler
+
+
+def cargo_manifest(path: str, base: Table, head: Table, new: str) -> list[Finding]:
+    return [_finding(path, line, "cargo-test", message)
+            for line, message in cargo.compare(base, head, new)]
+
+
+def nox_sessions(path: str, base: noxfile.Sessions, head: noxfile.Sessions,
+                 _new: str) -> list[Finding]:
+    return [_finding(path, line, "nox-session", f"{message}; {WEAKEN_NOTE}")
+            for line, message in noxfile.compare(base, head)]

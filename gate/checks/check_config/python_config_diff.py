@@ -16,6 +16,9 @@ PYPROJECT_TABLES = (
     ("tool.pytest", "pytest-config"), ("tool.mypy", "mypy-config"),
     ("tool.pyright", "pyright-config"), ("tool.ruff", "ruff-config"),
     ("tool.coverage", "coverage-config"), ("tool.gate", "gate-config"),
+    # what runs the tests: tox 4's native TOML, hatch environments and scripts, pdm and poe
+    ("tool.tox", "tox-config"), ("tool.hatch.envs", "hatch-config"),
+    ("tool.pdm.scripts", "pdm-scripts"), ("tool.poe.tasks", "poe-tasks"),
 )
 INI_FILES = ("pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "mypy.ini", ".mypy.ini",
              ".flake8", ".coveragerc")
@@ -49,7 +52,8 @@ def _ini_rule(name: str, section: str) -> str | None:
         return "mypy-config"
     if section == "flake8":
         return "flake8-config"
-    if name == "tox.ini" and (section == "testenv" or section.startswith("testenv:")):
+    if name in ("tox.ini", "setup.cfg") and (section == "testenv" or section.startswith(
+            "testenv:")):  # setup.cfg holds tox's config beside [tox:tox]
         return "tox-config"
     return None
 

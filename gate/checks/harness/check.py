@@ -2,7 +2,6 @@
 diff; `merge` adds what the install left behind, found by the runtime (see `leftovers`)."""
 from __future__ import annotations
 
-import dataclasses
 import posixpath
 
 from gate.checks.common import from_findings
@@ -107,12 +106,3 @@ def run(ctx: DiffContext) -> CheckResult:
                          "they run", found="{n} change(s) outside the tests that can change "
                          "how they run")
 
-
-def merge(result: CheckResult, extra: list[Finding]) -> CheckResult:
-    """The static result with what the install left behind added."""
-    if not extra:
-        return result
-    what = f"{len(extra)} file(s) the install left where tests load them"
-    summary = what if result.status == "passed" else f"{result.summary}; {what}"
-    return dataclasses.replace(result, status="failed", summary=summary,
-                               findings=(*result.findings, *extra))
