@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from gate.checks.common import from_findings
 from gate.engine.context import DiffContext
-from gate.lang import markers, py_aliases
+from gate.lang import markers, py_aliases, py_dynamic
 from gate.models import CheckResult, Finding, Severity
 from gate.vcs.diff import ChangedFile
 
@@ -76,6 +76,18 @@ def _file_findings(ctx: DiffContext, changed: ChangedFile) -> list[Finding]:
     return findings
 
 
+def _computed(ctx: DiffContext, changed: ChangedFile) -> list[Finding]:
+    """`getattr(pytest, name)` with a computed name: a marker the rules above cannot read."""
+    if markers.language_of(changed.path) != "python":
+        return []
+    return [Finding(changed.path, line, "framework-getattr",
+                    f"`getattr` on {target} with a computed name: it can reach a skip or xfail "
+                    "that no marker rule reads; write the attribute out", severity="warning",
+                    end_line=line)
+            for line, target in py_dynamic.computed_getattrs(ctx.text(ctx.head, changed.path)
+                                                             or "", changed.new_lines)]
+
+
 def run(ctx: DiffContext) -> CheckResult:
     files = _scanned(ctx)
     blobs = ctx.read(ctx.head, [f.path for f in files])
@@ -83,5 +95,6 @@ def run(ctx: DiffContext) -> CheckResult:
     for changed in files:
         if blobs[changed.path] is not None:
             findings.extend(_file_findings(ctx, changed))
+            findings.extend(_computed(ctx, changed))
     return from_findings(ID, TITLE, findings, clean="no new skip, xfail or focus markers",
                          found="{n} new skip, xfail, focus or todo marker(s)")

@@ -9,7 +9,7 @@ Change = tuple[int, str]  # head line, message
 Table = dict[str, object]
 SWITCHES = ("autotests", "autobenches", "autoexamples", "autobins")
 TARGET_KEYS = ("test", "doctest", "harness", "path", "required-features")
-TARGETS = ("lib", "bin", "test", "example", "bench")
+TARGETS = ("lib", "bin", "test")  # benches and examples: `harness = false` is criterion
 
 
 def _targets(manifest: Table) -> dict[str, Table]:

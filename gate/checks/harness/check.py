@@ -65,7 +65,7 @@ def _python(ctx: DiffContext, f: ChangedFile) -> list[Finding]:
         return []  # parsed only when a word of a reach is in the file
     in_code = not _with_tests(ctx, f.path)
     return [Finding(f.path, r.line, r.rule, r.message, "error" if r.everywhere else "warning")
-            for r in python_reach.scan(text, f.new_lines) if r.everywhere or in_code]
+            for r in python_reach.scan(text, f.new_lines, f.path) if r.everywhere or in_code]
 
 
 def _javascript(ctx: DiffContext, f: ChangedFile) -> list[Finding]:

@@ -46,7 +46,11 @@ def _dotted(node: ast.AST, names: Mapping[str, str]) -> str:
     if isinstance(node, ast.Subscript):
         return _dotted(node.value, names) + "[]"
     if isinstance(node, ast.Call):
-        return _dotted(node.func, names) + "()"
+        called = _dotted(node.func, names)
+        if called in ("__import__", "importlib.import_module") and node.args and _key(
+                node.args[0]):  # __import__("builtins") is the module builtins
+            return str(_key(node.args[0]))
+        return called + "()"
     return ""
 
 
@@ -136,12 +140,15 @@ def _imports(node: ast.AST) -> list[str]:
     return []
 
 
-def _one(node: ast.AST, names: Mapping[str, str]) -> Iterator[tuple[str, str, bool]]:
+def _one(node: ast.AST, names: Mapping[str, str], own: frozenset[str],
+         ) -> Iterator[tuple[str, str, bool]]:
     for rule, what in _patched(node, names):
+        if _root(what) in own:
+            continue
         yield rule, f"assigns into `{what}`: it changes how the test framework or the " \
             "interpreter behaves for every test", True
-    internal = [m for m in _imports(node)
-                if m == "_pytest" or m.startswith(("_pytest.", *INTERNAL_MODULES))]
+    internal = [m for m in _imports(node) if _root(m) not in own
+                and (m == "_pytest" or m.startswith(("_pytest.", *INTERNAL_MODULES)))]
     if internal:
         yield "framework-internals", f"imports `{internal[0]}`, a test framework's internals", \
             False
@@ -166,18 +173,24 @@ def _span(node: ast.AST) -> range:
     return range(first, (getattr(node, "end_lineno", None) or first) + 1)
 
 
-def scan(text: str, lines: Mapping[int, str]) -> list[Reach]:
+def own_frameworks(path: str) -> frozenset[str]:
+    """The frameworks a file belongs to (`src/_pytest/runner.py`: pytest's own repository),
+    whose insides it may touch."""
+    return frozenset(path.split("/")[:-1]) & frozenset(FRAMEWORKS)
+
+
+def scan(text: str, lines: Mapping[int, str], path: str = "") -> list[Reach]:
     """Each reach into a test framework on the added `lines` of a Python file's `text`."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return []
-    names = _aliases(tree)
+    names, own = _aliases(tree), own_frameworks(path)
     found: dict[tuple[int, str], Reach] = {}
     for node in ast.walk(tree):
         if not any(n in lines for n in _span(node)):
             continue
-        for rule, message, everywhere in _one(node, names):
+        for rule, message, everywhere in _one(node, names, own):
             line = getattr(node, "lineno", 1)
             found.setdefault((line, rule), Reach(line, rule, message, everywhere))
     return sorted(found.values(), key=lambda r: (r.line, r.rule))

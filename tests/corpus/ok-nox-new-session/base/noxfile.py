@@ -1,0 +1,6 @@
+import nox
+
+
+@nox.session
+def tests(session):
+    session.run("pytest")

@@ -1,0 +1,5 @@
+from _pytest.reports import TestReport
+
+
+def run(item):
+    return TestReport
