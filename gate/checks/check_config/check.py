@@ -10,9 +10,11 @@ from gate import toml
 from gate.checks.check_config import (
     config_diff,
     handlers,
+    justfile,
     makefile,
     noxfile,
     python_config_diff,
+    taskfile,
     tsconfig_diff,
 )
 from gate.checks.check_config.config_diff import RuledWeakening
@@ -26,22 +28,24 @@ ID = "check-config"
 TITLE = "Checks not weakened"
 EXPLANATION = """\
 Flags changes to what decides how the code is checked: pytest, mypy, ruff, coverage and flake8
-options (pyproject.toml, pytest.ini, tox.ini, setup.cfg, .coveragerc), what runs the tests (tox
-in tox.ini, setup.cfg or `[tool.tox]`, hatch environments, pdm scripts, poe tasks, nox sessions'
-`session.run` commands, Cargo.toml's `autotests`, `test = false` and `[[test]]` `harness`
-switches: rules `tox-config`, `hatch-config`, `pdm-scripts`, `poe-tasks`, `nox-session`,
-`cargo-test`), package.json test, build
-and lint scripts and every script they run, Jest/Vitest/Mocha/Playwright configs, tsconfig
-strictness, the Makefile's `test` and `check` recipes, pre-commit hooks removed or narrowed,
-conftest.py hooks that change collection or reporting, CI workflows (a job or step removed,
-continue-on-error, a new `if:`, a changed `run:`), the gate's own step in a workflow (its inputs,
-continue-on-error, its removal: rule `gate-step`) and the gate's own config. Files are compared
-as parsed data, so reformatting raises nothing and each finding shows the old and the new value.
-A reviewer cares because the easiest way to make checks pass is to check less. Resolve it by
-reverting the change, or by explaining in the pull request why the new setting is right; changes
-to the gate's config only take effect once merged."""
+options (pyproject.toml, pytest.ini, tox.ini, setup.cfg, .coveragerc), what runs the tests (tox in
+tox.ini, setup.cfg or `[tool.tox]`, hatch environments, pdm scripts, poe tasks, nox sessions'
+`session.run` commands, Cargo.toml's `autotests`, `test = false` and `[[test]]` `harness` switches:
+rules `tox-config`, `hatch-config`, `pdm-scripts`, `poe-tasks`, `nox-session`, `cargo-test`),
+package.json test, build and lint scripts and every script they run, Jest/Vitest/Mocha/Playwright
+configs, tsconfig strictness, the `test` and `check` recipes of a Makefile, justfile or
+Taskfile.yml (and of any target that runs a test runner, such as `go test` with its flags),
+pre-commit hooks removed or narrowed, conftest.py hooks that change collection or reporting, CI
+workflows (a job or step removed, continue-on-error, a new `if:`, a changed `run:`), the gate's own
+step in a workflow (its inputs, continue-on-error, its removal: rule `gate-step`) and the gate's
+own config. Files are compared as parsed data, so reformatting raises nothing and each finding
+shows the old and the new value. A reviewer cares because the easiest way to make checks pass is to
+check less. Resolve it by reverting the change, or by explaining in the pull request why the new
+setting is right; changes to the gate's config only take effect once merged."""
 
 MAKEFILES = ("Makefile", "makefile", "GNUmakefile")
+JUSTFILES = ("justfile", "Justfile", ".justfile")
+TASKFILES = ("Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.yaml")
 RUNNER_FILES = ("jest.config.*", "vitest.config.*", "vitest.workspace.*", ".mocharc*",
                 "ava.config.*", "playwright.config.*", "karma.conf.*")
 GATE_NOTE = python_config_diff.GATE_NOTE
@@ -82,6 +86,10 @@ def handler_for(path: str, paths: Callable[[], list[str]] = list,
     }
     if name in MAKEFILES:
         return handlers.parsed(makefile.parse, handlers.makefile_recipes)
+    if name in JUSTFILES:
+        return handlers.parsed(justfile.parse, handlers.makefile_recipes)
+    if name in TASKFILES:
+        return handlers.parsed(taskfile.parse, handlers.makefile_recipes)
     if tsconfig_diff.is_tsconfig(name):
         return handlers.tsconfig(sides)
     if path == ".gate.toml":

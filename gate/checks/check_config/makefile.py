@@ -1,7 +1,8 @@
 """Makefiles read as rules and variables, and compared where they decide how the tests run.
 
-The watched targets are `test` and `check`, the targets they depend on and the targets their
-recipes run with `$(MAKE) X` or `make X`, transitively, and the variables those recipes and
+The watched targets are `test`, `check` and any target whose recipe runs a test runner (`go
+test`, `cargo test`, `pytest`, `tox`, `npm test`...), the targets they depend on and the targets
+their recipes run with `$(MAKE) X` or `make X`, transitively, and the variables those recipes and
 prerequisites use. Recipes are compared as commands: whitespace, line continuations and comments
 do not count, so reformatting raises nothing.
 """
@@ -14,6 +15,10 @@ import shlex
 from gate.checks.check_config.config_diff import Weakening
 
 WATCHED = ("test", "check")
+# a target of any name whose recipe runs a test runner is watched too (`ci: go test ./...`)
+RUNS_TESTS = re.compile(r"(?<![\w-])(?:go\s+test|cargo\s+(?:test|nextest)|pytest|tox|nox"
+                        r"|npm\s+(?:run\s+)?test|yarn\s+test|pnpm\s+test|jest|vitest|ctest"
+                        r"|mvn\s+(?:\S+\s+)*test|gradlew?\s+test)(?![\w-])")
 
 _RULE = re.compile(r"^(?P<targets>[^:=#\s][^:=#]*?)\s*(?P<colons>::?)(?!=)\s*(?P<rest>.*)$")
 _ASSIGN = re.compile(r"^(?:(?:export|override)\s+)?(?P<name>[^:=#\s+?!]+)\s*(?:::|:|\?|\+|!)?="
@@ -65,7 +70,7 @@ def _normal(command: str) -> str:
     return " ".join(w if _PLAIN.fullmatch(w) else shlex.quote(w) for w in words)
 
 
-def _command(line: str) -> str:
+def recipe_command(line: str) -> str:
     """A recipe line as a command; `@` (do not echo) does not change what runs."""
     return _normal(line.strip().lstrip("@"))
 
@@ -84,7 +89,7 @@ def parse(text: str) -> Makefile:
             in_define = not line.strip().startswith("endef")
             continue
         if line.startswith("\t"):
-            command = _command(line)
+            command = recipe_command(line)
             if current and command:
                 for entry in current:
                     entry.recipe.append(command)
@@ -120,23 +125,28 @@ def parse(text: str) -> Makefile:
             rule.prerequisites.extend(p for p in rest.replace("|", " ").split()
                                       if p not in rule.prerequisites)
             if inline.strip():
-                rule.recipe.append(_command(inline))
+                rule.recipe.append(recipe_command(inline))
             current.append(rule)
     return Makefile(rules, variables)
 
 
 def _watched(makefile: Makefile) -> dict[str, str]:
-    """Watched target -> the watched target it is reached from (itself for `test`, `check`)."""
+    """Watched target -> the watched target it is reached from (itself for `test`, `check`
+    and a target that runs a test runner; those named `test` and `check` are followed first)."""
     found: dict[str, str] = {}
-    queue = [(t, t) for t in WATCHED if t in makefile.rules]
-    while queue:
-        target, root = queue.pop(0)
-        if target in found:
-            continue
-        found[target] = root
-        rule = makefile.rules[target]
-        called = [m.group(2) for command in rule.recipe for m in _SUBMAKE.finditer(command)]
-        queue.extend((t, root) for t in [*rule.prerequisites, *called] if t in makefile.rules)
+    runners = [t for t, rule in makefile.rules.items()
+               if t not in WATCHED and any(RUNS_TESTS.search(c) for c in rule.recipe)]
+    for roots in ([t for t in WATCHED if t in makefile.rules], runners):
+        queue = [(t, t) for t in roots]
+        while queue:
+            target, root = queue.pop(0)
+            if target in found:
+                continue
+            found[target] = root
+            rule = makefile.rules[target]
+            called = [m.group(2) for command in rule.recipe for m in _SUBMAKE.finditer(command)]
+            queue.extend((t, root) for t in [*rule.prerequisites, *called]
+                         if t in makefile.rules)
     return found
 
 
