@@ -42,6 +42,10 @@ code, not installed as a file). A library that is itself a pytest plugin, with i
 unchanged, raises nothing. Resolve it by removing the hook, or explain in the pull request why
 the tests need it; a reviewer must read what it does to a test run."""
 
+RULES = ("test-plugin-entry-point", "build-backend", "setup-cmdclass", "site-hook-file",
+         "setup-writes-site", "framework-patched", "builtins-patched", "sys-modules-swap",
+         "framework-internals", "pytest-hook", "test-run-detected", "ci-env-read",
+         "install-left-files", "install-site-hook")
 JS_SUFFIXES = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
 TEST_DIRS = ("tests", "test", "testing", "__tests__", "spec", "e2e")
 RUNNER_CONFIGS = ("jest.", "vitest.", "playwright.", "karma.", ".mocharc", "ava.")

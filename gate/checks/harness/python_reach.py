@@ -44,12 +44,17 @@ def _dotted(node: ast.AST, names: Mapping[str, str]) -> str:
     if isinstance(node, ast.Attribute):
         return f"{_dotted(node.value, names)}.{node.attr}"
     if isinstance(node, ast.Subscript):
+        key = _key(node.slice)
+        if key == "__builtins__" or key in FRAMEWORKS:  # globals()["__builtins__"]
+            return key
         return _dotted(node.value, names) + "[]"
     if isinstance(node, ast.Call):
         called = _dotted(node.func, names)
         if called in ("__import__", "importlib.import_module") and node.args and _key(
                 node.args[0]):  # __import__("builtins") is the module builtins
             return str(_key(node.args[0]))
+        if called == "vars" and node.args:  # vars(builtins)["AssertionError"] = ...
+            return _dotted(node.args[0], names)
         return called + "()"
     return ""
 

@@ -1,0 +1,130 @@
+"""harness's static rules, read as an attacker would write them: each attempt to change how the
+tests run from outside the tests is one exact finding; the honest look-alikes are none. Each
+case is a real repository (base and head commits) scanned by the check."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from gitrepo import make_change
+
+from gate import cli
+from gate.checks.harness import check as harness
+from gate.checks.harness import leftovers
+from gate.engine import config
+from gate.engine.context import DiffContext
+from gate.vcs import diff
+
+CALC = "def add(a, b):\n    return a + b\n"
+
+
+def _found(tmp_path: Path, files: dict[str, str | None]) -> list[tuple[str, int, str]]:
+    repo, base, head = make_change(tmp_path / "repo", {"calc.py": CALC}, files)
+    ctx = DiffContext(str(repo.path), base, head, config.Config(),
+                      diff.changed_files(str(repo.path), base, head))
+    return [(f.path, f.line, f.rule) for f in harness.run(ctx).findings]
+
+
+ATTACKS = [  # (what the attacker adds to calc.py, its line, the rule)
+    ("import builtins as b\nb.AssertionError = Exception\n", 4, "builtins-patched"),
+    ("from builtins import __dict__ as d\nimport builtins\nbuiltins.__dict__['len'] = None\n", 5,
+     "builtins-patched"),
+    ("import builtins\nvars(builtins)['AssertionError'] = Exception\n", 4, "builtins-patched"),
+    ("globals()['__builtins__']['AssertionError'] = Exception\n", 3, "builtins-patched"),
+    ("setattr(__import__('builtins'), 'print', None)\n", 3, "builtins-patched"),
+    ("from unittest import TestCase as T\nT.run = lambda self, r=None: None\n", 4,
+     "framework-patched"),
+    ("import unittest\ndel unittest.TestCase.fail\n", 4, "framework-patched"),
+    ("import pytest\npytest.fail = lambda *a, **k: None\n", 4, "framework-patched"),
+    ("import importlib\nimportlib.import_module('_pytest.runner').call_and_report = None\n", 4,
+     "framework-patched"),
+    ("import sys\nsys.modules['unittest'] = sys.modules['calc']\n", 4, "sys-modules-swap"),
+    ("import os\nQUICK = os.getenv('PYTEST_XDIST_WORKER') is not None\n", 4,
+     "test-run-detected"),
+    ("from os import environ\nON_CI = 'CI' in environ\n", 4, "ci-env-read"),
+    ("import os\nON_CI = os.environ.get('GITHUB_ACTIONS')\n", 4, "ci-env-read"),
+]
+
+
+@pytest.mark.parametrize(("code", "line", "rule"), ATTACKS)
+def test_an_attack_from_code_under_test_is_flagged(tmp_path: Path, code: str, line: int,
+                                                   rule: str) -> None:
+    assert _found(tmp_path, {"calc.py": CALC + code}) == [("calc.py", line, rule)]
+
+
+HONEST = [
+    "import builtins\nPRINT = builtins.print\n",
+    "import os\nHOME = os.environ.get('HOME')\nDEBUG = os.getenv('CALC_DEBUG')\n",
+    "import sys\nsys.modules['calc_legacy'] = sys.modules[__name__]\n",
+    "BUILTINS = 'builtins.AssertionError = Exception'  # os.environ['CI']\n",
+    "import unittest.mock\nPATCH = unittest.mock.patch\n",
+    "def check(ci):\n    return ci.environ['CI']  # not os.environ\n",
+]
+
+
+@pytest.mark.parametrize("code", HONEST)
+def test_an_honest_look_alike_raises_nothing(tmp_path: Path, code: str) -> None:
+    assert _found(tmp_path, {"calc.py": CALC + code}) == []
+
+
+def test_a_test_package_init_that_patches_is_flagged_but_may_import(tmp_path: Path) -> None:
+    init = ("from _pytest.fixtures import FixtureRequest\nimport _pytest.runner\n"
+            "_pytest.runner.call_and_report = None\n")
+    assert _found(tmp_path, {"tests/__init__.py": init}) == [
+        ("tests/__init__.py", 3, "framework-patched")]
+
+
+def test_a_test_file_is_left_to_base_tests(tmp_path: Path) -> None:
+    body = "import builtins\n\n\ndef test_x():\n    builtins.print = print\n"
+    assert _found(tmp_path, {"tests/test_calc.py": body}) == []
+
+
+def test_a_renamed_module_raises_nothing_for_the_lines_it_kept(tmp_path: Path) -> None:
+    patched = CALC + "import builtins\nbuiltins.AssertionError = Exception\n" + "x = 1\n" * 10
+    repo, base, head = make_change(tmp_path / "repo", {"calc.py": patched},
+                                   {"calc.py": None, "arith.py": patched})
+    ctx = DiffContext(str(repo.path), base, head, config.Config(),
+                      diff.changed_files(str(repo.path), base, head))
+    assert harness.run(ctx).findings == ()
+
+
+def test_explain_says_what_each_rule_means(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["explain", "harness"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert [rule for rule in harness.RULES if f"`{rule}`" not in out] == []
+    assert "Resolve it" in out
+
+
+def test_what_the_install_left_in_the_checkout(tmp_path: Path) -> None:
+    repo, _, _ = make_change(tmp_path / "repo", {"calc.py": CALC, "tests/test_a.py": "x = 1\n"},
+                             {})
+    for rel in ("tests/conftest.py", "tests/sub/__init__.py", "pytest.ini", "build/lib/calc.py",
+                "calc.egg-info/PKG-INFO", "node_modules/x/jest.config.js", "notes.txt"):
+        (repo.path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo.path / rel).write_text("x\n")
+    (repo.path / "tests/test_a.py").write_text("x = 2\n")  # a tracked file the install changed
+    assert sorted((f.path, f.rule) for f in leftovers.in_checkout(str(repo.path))) == [
+        ("pytest.ini", "install-left-files"), ("tests/conftest.py", "install-left-files"),
+        ("tests/sub/__init__.py", "install-left-files"),
+        ("tests/test_a.py", "install-left-files")]
+
+
+def test_site_hooks_that_no_record_lists_and_that_run_code(tmp_path: Path) -> None:
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    env = {"VIRTUAL_ENV": str(venv)}
+    site = Path(leftovers._site_packages(env)[0])
+    (site / "already.pth").write_text("import os\n")  # there before the install
+    before = leftovers.site_hooks(env)
+    (site / "zz_green.pth").write_text("import calc_green\n")
+    (site / "paths_only.pth").write_text(os.fspath(tmp_path) + "\n")  # adds a path, runs nothing
+    (site / "sitecustomize.py").write_text("print('hi')\n")
+    (site / "recorded.pth").write_text("import recorded\n")
+    (site / "recorded-1.0.dist-info").mkdir()
+    (site / "recorded-1.0.dist-info" / "RECORD").write_text("recorded.pth,sha256=x,1\n")
+    assert [(f.path, f.rule) for f in leftovers.in_environment(env, before)] == [
+        ("site-packages/sitecustomize.py", "install-site-hook"),
+        ("site-packages/zz_green.pth", "install-site-hook")]
