@@ -64,17 +64,19 @@ def _with_tests(ctx: DiffContext, path: str) -> bool:
 def _python(ctx: DiffContext, f: ChangedFile) -> list[Finding]:
     if not f.new_lines or ctx.is_test_file(f.path):
         return []  # base-tests puts the base's test files back: not this check's to read
+    if not any(python_reach.MAY_REACH.search(line) for line in f.new_lines.values()):
+        return []  # parsed only when an added line may hold a reach
     text = ctx.text(ctx.head, f.path) or ""
-    if not python_reach.MAY_REACH.search(text):
-        return []  # parsed only when a word of a reach is in the file
     in_code = not _with_tests(ctx, f.path)
     return [Finding(f.path, r.line, r.rule, r.message, "error" if r.everywhere else "warning")
             for r in python_reach.scan(text, f.new_lines, f.path) if r.everywhere or in_code]
 
 
 def _javascript(ctx: DiffContext, f: ChangedFile) -> list[Finding]:
+    if _with_tests(ctx, f.path):
+        return []
     split = ctx.source(f.path)
-    if split is None or _with_tests(ctx, f.path):
+    if split is None:
         return []
     return [Finding(f.path, line, rule, message, "warning")
             for line, rule, message in js_reach.scan(split, f.new_lines)]
@@ -82,12 +84,12 @@ def _javascript(ctx: DiffContext, f: ChangedFile) -> list[Finding]:
 
 def _packaging(ctx: DiffContext, f: ChangedFile) -> list[Finding]:
     name = posixpath.basename(f.path)
+    if name not in PYTHON_PACKAGING and name != "setup.py":
+        return []
     old, new = ctx.text(ctx.base, f.path), ctx.text(ctx.head, f.path)
-    if name in PYTHON_PACKAGING:
-        return PYTHON_PACKAGING[name](f.path, old, new)
     if name == "setup.py":
         return packaging.setup_py(f.path, old, new, f.new_lines)
-    return []
+    return PYTHON_PACKAGING[name](f.path, old, new)
 
 
 def _file(ctx: DiffContext, f: ChangedFile) -> list[Finding]:

@@ -14,7 +14,15 @@ INTERNAL_MODULES = ("_pytest", "unittest.case", "unittest.result", "unittest.run
 CI_VARIABLES = ("CI", "CONTINUOUS_INTEGRATION", "GITHUB_ACTIONS", "GITLAB_CI", "TRAVIS",
                 "CIRCLECI", "BUILDKITE", "JENKINS_URL", "TF_BUILD", "BUILD_NUMBER")
 MUTATORS = ("setattr", "delattr")
-MAY_REACH = re.compile(r"pytest|unittest|pluggy|builtins|setattr|delattr|modules|environ|getenv")
+READ = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete, ast.Call, ast.Import,
+        ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.Subscript, ast.Compare)
+# An added line that may hold a reach: an attribute or item assigned, setattr/delattr/del, a
+# framework named, the environment or sys.modules read, a pytest hook defined. Only a file with
+# such a line is parsed.
+MAY_REACH = re.compile(
+    r"[\w\])]\s*(?:\.\s*\w+|\[[^\]\n]*\])\s*(?:[-+*/%|&^@]|<<|>>|//|\*\*)?=(?!=)"
+    r"|\b(?:setattr|delattr|del|_pytest|unittest|pluggy|environ|getenv|modules|__import__)\b"
+    r"|\bdef\s+pytest_")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -193,7 +201,7 @@ def scan(text: str, lines: Mapping[int, str], path: str = "") -> list[Reach]:
     names, own = _aliases(tree), own_frameworks(path)
     found: dict[tuple[int, str], Reach] = {}
     for node in ast.walk(tree):
-        if not any(n in lines for n in _span(node)):
+        if not isinstance(node, READ) or not any(n in lines for n in _span(node)):
             continue
         for rule, message, everywhere in _one(node, names, own):
             line = getattr(node, "lineno", 1)
