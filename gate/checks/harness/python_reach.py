@@ -7,12 +7,12 @@ import dataclasses
 import re
 from collections.abc import Iterator, Mapping
 
-FRAMEWORKS = ("pytest", "_pytest", "unittest", "pluggy")
+from gate.checks.harness import test_run_reads
+from gate.checks.harness.names import FRAMEWORKS, dotted_name, import_aliases, literal, root_of
+
 INTERNAL_MODULES = ("_pytest", "unittest.case", "unittest.result", "unittest.runner",
                     "unittest.loader", "unittest.suite", "unittest.main", "unittest.util",
                     "unittest.signals")
-CI_VARIABLES = ("CI", "CONTINUOUS_INTEGRATION", "GITHUB_ACTIONS", "GITLAB_CI", "TRAVIS",
-                "CIRCLECI", "BUILDKITE", "JENKINS_URL", "TF_BUILD", "BUILD_NUMBER")
 MUTATORS = ("setattr", "delattr")
 READ = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete, ast.Call, ast.Import,
         ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.Subscript, ast.Compare)
@@ -33,78 +33,10 @@ class Reach:
     everywhere: bool  # True: flagged in conftest.py and test helpers too, not only in code
 
 
-def _aliases(tree: ast.Module) -> dict[str, str]:
-    """Local name -> the dotted name it stands for, from every import in the file."""
-    out: dict[str, str] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for a in node.names:
-                out[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            for a in node.names:
-                out[a.asname or a.name] = f"{node.module}.{a.name}"
-    return out
-
-
-def _dotted(node: ast.AST, names: Mapping[str, str]) -> str:
-    if isinstance(node, ast.Name):
-        return names.get(node.id, node.id)
-    if isinstance(node, ast.Attribute):
-        return f"{_dotted(node.value, names)}.{node.attr}"
-    if isinstance(node, ast.Subscript):
-        key = _key(node.slice)
-        if key == "__builtins__" or key in FRAMEWORKS:  # globals()["__builtins__"]
-            return key
-        return _dotted(node.value, names) + "[]"
-    if isinstance(node, ast.Call):
-        called = _dotted(node.func, names)
-        if called in ("__import__", "importlib.import_module") and node.args and _key(
-                node.args[0]):  # __import__("builtins") is the module builtins
-            return str(_key(node.args[0]))
-        if called == "vars" and node.args:  # vars(builtins)["AssertionError"] = ...
-            return _dotted(node.args[0], names)
-        return called + "()"
-    return ""
-
-
-def _root(dotted: str) -> str:
-    return dotted.split(".")[0].split("[")[0]
-
-
 def _is_testish(module: str) -> bool:
     parts = module.split(".")
     return parts[0] in (*FRAMEWORKS, "conftest") or any(
         p.startswith("test") for p in parts)
-
-
-def _key(node: ast.AST) -> str | None:
-    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
-
-
-def _env_key(node: ast.AST, names: Mapping[str, str]) -> str | None:
-    """The variable an `os.environ[...]`, `os.getenv(...)`, `os.environ.get(...)` or
-    `"X" in os.environ` reads, when spelled as a literal."""
-    if isinstance(node, ast.Subscript) and _dotted(node.value, names) == "os.environ":
-        return _key(node.slice)
-    if isinstance(node, ast.Call) and node.args and _dotted(node.func, names) in (
-            "os.getenv", "os.environ.get", "os.environ.setdefault", "os.environ.pop"):
-        return _key(node.args[0])
-    if (isinstance(node, ast.Compare) and len(node.ops) == 1
-            and isinstance(node.ops[0], (ast.In, ast.NotIn))
-            and _dotted(node.comparators[0], names) == "os.environ"):
-        return _key(node.left)
-    return None
-
-
-def _sys_modules_key(node: ast.AST, names: Mapping[str, str]) -> str | None:
-    """`"pytest" in sys.modules` and `sys.modules.get("pytest")`: code asking if it is tested."""
-    if (isinstance(node, ast.Compare) and len(node.ops) == 1
-            and isinstance(node.ops[0], (ast.In, ast.NotIn))
-            and _dotted(node.comparators[0], names) == "sys.modules"):
-        return _key(node.left)
-    if isinstance(node, ast.Call) and node.args and _dotted(node.func, names) == "sys.modules.get":
-        return _key(node.args[0])
-    return None
 
 
 def _targets(node: ast.AST) -> list[ast.AST]:
@@ -131,18 +63,18 @@ def _written(node: ast.AST) -> Iterator[tuple[ast.AST, ast.Subscript | None]]:
 def _patched(node: ast.AST, names: Mapping[str, str]) -> Iterator[tuple[str, str]]:
     """(rule, what) for each assignment into a framework, builtins or sys.modules."""
     written = list(_written(node))
-    if isinstance(node, ast.Call) and _dotted(node.func, names) in MUTATORS and node.args:
+    if isinstance(node, ast.Call) and dotted_name(node.func, names) in MUTATORS and node.args:
         written.append((node.args[0], None))
     for obj, item in written:
-        dotted = _dotted(obj, names)
-        root = _root(dotted)
+        dotted = dotted_name(obj, names)
+        root = root_of(dotted)
         if root in ("builtins", "__builtins__"):
             yield "builtins-patched", dotted
         elif root in FRAMEWORKS:
             yield "framework-patched", dotted
         elif dotted == "sys.modules" and item is not None and _is_testish(
-                _key(item.slice) or ""):
-            yield "sys-modules-swap", f"sys.modules[{_key(item.slice)!r}]"
+                literal(item.slice) or ""):
+            yield "sys-modules-swap", f"sys.modules[{literal(item.slice)!r}]"
 
 
 def _imports(node: ast.AST) -> list[str]:
@@ -156,11 +88,11 @@ def _imports(node: ast.AST) -> list[str]:
 def _one(node: ast.AST, names: Mapping[str, str], own: frozenset[str],
          ) -> Iterator[tuple[str, str, bool]]:
     for rule, what in _patched(node, names):
-        if _root(what) in own:
+        if root_of(what) in own:
             continue
         yield rule, f"assigns into `{what}`: it changes how the test framework or the " \
             "interpreter behaves for every test", True
-    internal = [m for m in _imports(node) if _root(m) not in own
+    internal = [m for m in _imports(node) if root_of(m) not in own
                 and (m == "_pytest" or m.startswith(("_pytest.", *INTERNAL_MODULES)))]
     if internal:
         yield "framework-internals", f"imports `{internal[0]}`, a test framework's internals", \
@@ -168,13 +100,13 @@ def _one(node: ast.AST, names: Mapping[str, str], own: frozenset[str],
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith(
             "pytest_"):
         yield "pytest-hook", f"defines the pytest hook `{node.name}` outside the tests", False
-    env = _env_key(node, names)
-    if env is not None and (env.startswith("PYTEST_") or env in CI_VARIABLES):
-        rule = "ci-env-read" if env in CI_VARIABLES else "test-run-detected"
+    env = test_run_reads.env_key(node, names)
+    if env is not None and (env.startswith("PYTEST_") or env in test_run_reads.CI_VARIABLES):
+        rule = "ci-env-read" if env in test_run_reads.CI_VARIABLES else "test-run-detected"
         yield rule, f"reads the environment variable {env}: code that behaves differently " \
             "when tested is not tested", False
-    module = _sys_modules_key(node, names)
-    if module is not None and _root(module) in FRAMEWORKS:
+    module = test_run_reads.sys_modules_key(node, names)
+    if module is not None and root_of(module) in FRAMEWORKS:
         yield "test-run-detected", f"asks whether `{module}` is loaded: code that behaves " \
             "differently when tested is not tested", False
 
@@ -198,7 +130,7 @@ def scan(text: str, lines: Mapping[int, str], path: str = "") -> list[Reach]:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return []
-    names, own = _aliases(tree), own_frameworks(path)
+    names, own = import_aliases(tree), own_frameworks(path)
     found: dict[tuple[int, str], Reach] = {}
     for node in ast.walk(tree):
         if not isinstance(node, READ) or not any(n in lines for n in _span(node)):
