@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from gitrepo import make_change
+from helpers.gitrepo import make_change
 
 from gate import cli
 from gate.checks.harness import check as harness

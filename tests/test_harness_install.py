@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gitrepo import make_change
+from helpers.gitrepo import make_change
 
 from gate import cli
 

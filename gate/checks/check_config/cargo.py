@@ -3,9 +3,8 @@ target, `[[test]]` targets and their `harness`. Turning any of them off runs few
 from __future__ import annotations
 
 from gate.checks.check_config import config_diff
-from gate.checks.check_config.config_diff import show
+from gate.checks.check_config.config_diff import Weakening, show
 
-Change = tuple[int, str]  # head line, message
 Table = dict[str, object]
 SWITCHES = ("autotests", "autobenches", "autoexamples", "autobins")
 TARGET_KEYS = ("test", "doctest", "harness", "path", "required-features")
@@ -25,7 +24,7 @@ def _targets(manifest: Table) -> dict[str, Table]:
     return out
 
 
-def compare(base: Table, head: Table, new: str) -> list[Change]:
+def compare(base: Table, head: Table, new: str) -> list[Weakening]:
     out = []
     before, after = config_diff.dig(base, "package"), config_diff.dig(head, "package")
     for key in SWITCHES:

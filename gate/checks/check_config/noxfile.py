@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import ast
 
-Change = tuple[int, str]  # head line, message
+from gate.checks.check_config.config_diff import Weakening
+
 Sessions = dict[str, list[tuple[int, str]]]  # session name -> (line, command) per run
 
 
@@ -34,7 +35,7 @@ def parse(text: str) -> Sessions:
     return out
 
 
-def compare(base: Sessions, head: Sessions) -> list[Change]:
+def compare(base: Sessions, head: Sessions) -> list[Weakening]:
     out = []
     for name in sorted(base):
         old = [command for _, command in base[name]]

@@ -101,7 +101,7 @@ def _hooks(tree: ast.Module) -> Iterator[tuple[str, int, str]]:
     """(kind, line, dump) for each plugin registration and install-command hook in setup.py."""
     for node in ast.walk(tree):
         if isinstance(node, ast.Dict):
-            for key, value in zip(node.keys, node.values):
+            for key, value in zip(node.keys, node.values, strict=True):
                 if isinstance(key, ast.Constant) and key.value in PLUGIN_GROUPS:
                     yield "test-plugin-entry-point", key.lineno, ast.dump(value)
         elif isinstance(node, ast.Constant) and isinstance(node.value, str) and any(
