@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import os
 import signal
 import sys
@@ -16,9 +17,9 @@ from gate.checks import registry
 from gate.engine import config_drift, runner
 from gate.engine.verdict import EXIT_CANNOT_JUDGE, EXIT_CODES
 from gate.errors import GateError
-from gate.execution import workspace
+from gate.execution import logs, workspace
 from gate.models import Report
-from gate.report import destination, json_report, text
+from gate.report import destination, json_report, live, terminal, text
 from gate.vcs import shallow
 
 FORMATS = ("github", "json", "sarif", "text")
@@ -51,6 +52,8 @@ def _parser() -> argparse.ArgumentParser:
                      help="time limit per command (default 900)")
     run.add_argument("--parallel", action="store_true", default=None,
                      help="run the suite runs side by side, each in its own checkout")
+    run.add_argument("--logs", metavar="DIR",
+                     help="write the full output of every command to DIR, one file each")
     scan = sub.add_parser("scan", help="the diff checks only: no install, no test run")
     _add_common(scan)
     scan.add_argument("--staged", action="store_true",
@@ -97,22 +100,29 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _emit(report: Report, fmt: str, report_file: str | None) -> int:
+def _emit(report: Report, fmt: str, report_file: str | None,
+          progress: runner.Progress) -> int:
     if report_file:
         with open(report_file, "w", encoding="utf-8") as f:
             f.write(json_report.render(report))
-    sys.stdout.write(_renderer(fmt)(report))
+    sys.stdout.write(_renderer(fmt, progress)(report))
     return EXIT_CODES[report.verdict]
 
 
-def _renderer(fmt: str) -> Callable[[Report], str]:
+def _renderer(fmt: str, progress: runner.Progress) -> Callable[[Report], str]:
     if fmt == "github":
         from gate.report import github
         return github.render
     if fmt == "sarif":
         from gate.report import sarif
         return sarif.render
-    return json_report.render if fmt == "json" else text.render
+    if fmt == "json":
+        return json_report.render
+    colour = terminal.wants_colour(sys.stdout, os.environ)
+    # The lines the progress printed where the report goes are not printed twice.
+    shown = progress.shown if (isinstance(progress, live.PlainProgress)
+                               and live.same_place(progress.stream, sys.stdout)) else set()
+    return functools.partial(text.render, colour=colour, shown=shown)
 
 
 def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
@@ -192,19 +202,32 @@ def _dispatch(args: argparse.Namespace) -> int:
         print(f"gate: note: {drift}", file=sys.stderr)
     options = runner.Options(base=args.base, head=args.head, repo=args.repo, strict=args.strict,
                              config=args.config)
-    progress = text.TextProgress() if args.format == "text" else runner.Progress()
     if args.command == "scan":
         if args.staged and args.head != "HEAD":
             raise GateError("--staged judges the index against HEAD: drop --head")
         options = dataclasses.replace(options, staged=args.staged)
-        return _emit(runner.scan(options, progress), args.format, args.report)
+        return _judge(runner.scan, options, args)
     if args.runs is not None and args.runs < 1:
         raise GateError("--runs must be at least 1")
+    if args.logs:
+        logs.prepare(args.logs)  # a bad path is exit 2 now, not after the whole run
     options = runner.Options(
         base=args.base, head=args.head, repo=args.repo, strict=args.strict,
         install=args.install, test=args.test, runs=args.runs, timeout=args.timeout,
-        parallel=args.parallel, config=args.config)
-    return _emit(runner.run(options, progress), args.format, args.report)
+        parallel=args.parallel, config=args.config, logs=args.logs)
+    return _judge(runner.run, options, args)
+
+
+def _judge(judge: Callable[[runner.Options, runner.Progress], Report], options: runner.Options,
+           args: argparse.Namespace) -> int:
+    """`gate run` or `gate scan`, with the progress on stderr for the text format."""
+    progress = live.for_stream(sys.stderr) if args.format == "text" else runner.Progress()
+    try:
+        report = judge(options, progress)
+    finally:
+        if isinstance(progress, live.PlainProgress):
+            progress.close()
+    return _emit(report, args.format, args.report, progress)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -12,8 +12,7 @@ from gate.engine import runner
 from gate.engine.verdict import EXIT_CANNOT_JUDGE, EXIT_CODES
 from gate.execution import workspace
 from gate.models import Report
-from gate.report import terminal
-from gate.report.text import TextProgress
+from gate.report import live, terminal
 from gate.vcs import git, prepush
 
 _WORST_FIRST = (EXIT_CANNOT_JUDGE, EXIT_CODES["fail"], EXIT_CODES["needs-review"], 0)
@@ -48,22 +47,37 @@ def pre_commit(repo: str, out: TextIO, environ: Mapping[str, str],
     return _print(report, out, environ)
 
 
+def _progress(stream: TextIO, environ: Mapping[str, str]) -> live.PlainProgress:
+    """The pre-commit framework keeps a hook's output until the hook ends and shows it only
+    when it fails: progress lines there would only bury the findings. A plain git hook
+    (hooks/pre-push) shows the progress as it goes."""
+    if environ.get("PRE_COMMIT") and not stream.isatty():
+        return live.Quiet(stream)
+    return live.for_stream(stream, environ)
+
+
 def pre_push(repo: str, remote: str | None, lines: Sequence[str], out: TextIO,
-             environ: Mapping[str, str], settings: Settings = Settings()) -> int:
-    """The whole gate on every range the push asks to judge; the worst exit code."""
+             environ: Mapping[str, str], settings: Settings = Settings(),
+             progress_stream: TextIO | None = None) -> int:
+    """The whole gate on every range the push asks to judge; the worst exit code. The
+    progress, as `gate run` shows it, on `progress_stream` (stderr)."""
+    stream = progress_stream or sys.stderr
     root = workspace.resolve_repo(repo)
     push = prepush.plan(root, environ, remote, lines)
     for note in push.notes:
         print(f"gate: {note}", file=out)
     codes = [0]
     for r in push.ranges:
-        progress = TextProgress() if sys.stderr.isatty() else runner.Progress()
         if len(push.ranges) > 1:
             print(f"gate: {r.ref}", file=out)
         options = runner.Options(base=r.base, head=r.head, repo=root, strict=settings.strict,
                                  runs=settings.runs, timeout=settings.timeout,
                                  parallel=settings.parallel)
-        report = runner.run(options, progress)
+        progress = _progress(stream, environ)
+        try:
+            report = runner.run(options, progress)
+        finally:
+            progress.close()
         codes.append(_print(report, out, environ))
     return min(codes, key=_WORST_FIRST.index)
 

@@ -30,6 +30,20 @@ class Finding:
 
 
 @dataclasses.dataclass(frozen=True)
+class TestCounts:
+    """The suite's tests over its N runs: passed in every run, failed in every run it ran in,
+    flaky (failed in some), skipped (in the worst run)."""
+    __test__ = False  # not a pytest test class, whatever its name
+    passed: int
+    failed: int
+    flaky: int
+    skipped: int
+
+    def to_json(self) -> dict[str, int]:
+        return dataclasses.asdict(self)
+
+
+@dataclasses.dataclass(frozen=True)
 class CheckResult:
     id: str
     title: str
@@ -39,9 +53,10 @@ class CheckResult:
     detail: str = ""
     findings: tuple[Finding, ...] = ()
     duration_s: float = 0.0
+    tests: TestCounts | None = None  # the suite's, when the runner's counts were read
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "id": self.id,
             "title": self.title,
             "status": self.status,
@@ -51,6 +66,9 @@ class CheckResult:
             "duration_s": round(self.duration_s, 2),
             "findings": [f.to_json() for f in self.findings],
         }
+        if self.tests is not None:
+            data["tests"] = self.tests.to_json()
+        return data
 
 
 @dataclasses.dataclass(frozen=True)

@@ -243,7 +243,7 @@ def test_text_output_shows_progress_findings_and_verdict(
     code = cli.main(["run", "--repo", str(repo.path), "--base", "main", "--runs", "1"])
     captured = capsys.readouterr()
     assert code == 3
-    assert "   ....  suite: The whole suite passes every run" in captured.err
+    assert "   ....  suite: run 1 of 1\n" in captured.err
     assert "     ok  suite: 1 of 1 runs passed, 1/1 tests" in captured.err
     assert f"head {head[:12]}" in captured.out
     assert ("tests/test_calc.py:8: tests-removed: test `test_sub` was removed"

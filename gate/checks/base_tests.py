@@ -72,7 +72,7 @@ def run(ctx: DiffContext, ws: Workspace, command: str) -> CheckResult:
     full = command + "".join(" " + shlex.quote(p) for p in to_run) if scoped else command
     with overlay(ws.checkout, files):
         result = run_tests(ws, full, os.path.join(ws.scratch, "base-tests.xml"),
-                           extra_addopts=extra)
+                           extra_addopts=extra, log=ws.log("base-tests"))
     what = f"{len(to_run)} base test file(s)" if scoped else "the suite with the base's tests"
     findings = tuple(_finding(t.name, t.file, t.line, t.message) for t in result.failed_tests)
     duration = result.completed.duration_s

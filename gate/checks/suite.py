@@ -4,11 +4,11 @@ from __future__ import annotations
 import os
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from gate.engine.context import Workspace
-from gate.models import CheckResult, Finding, Status
+from gate.models import CheckResult, Finding, Status, TestCounts
 from gate.outcomes import detail
 from gate.outcomes.record import CaseResult
 from gate.outcomes.testrun import TestRun, run_tests
@@ -29,6 +29,7 @@ Resolve: fix the failing test or the code under it; make a flaky test determinis
 (fixed seeds, no shared state, no real time or network)."""
 
 
+FLAKY = "flaky:"  # how a flaky test's finding starts
 REPORT = "suite-{}.xml"  # run N's JUnit report, in the scratch directory
 FIRST_REPORT = REPORT.format(1)
 
@@ -52,7 +53,7 @@ def _findings(runs: list[TestRun]) -> list[Finding]:
         first = next((t for t in failed if t.line), failed[0])
         k = len(failed)
         if k < seen[name]:
-            message = (f"flaky: {name} failed in {k} of {seen[name]} runs "
+            message = (f"{FLAKY} {name} failed in {k} of {seen[name]} runs "
                        f"(passed {seen[name] - k} of {seen[name]})")
         else:
             message = f"{name} failed in {k} of {n} runs"
@@ -61,6 +62,18 @@ def _findings(runs: list[TestRun]) -> list[Finding]:
         findings.append(Finding(first.file or ".", first.line or 1, "test-failed",
                                 message, severity="error"))
     return findings
+
+
+def _counts(runs: list[TestRun], findings: list[Finding]) -> TestCounts | None:
+    """The tests over the N runs; a test that failed is counted once, failed or flaky."""
+    counted = [r.counts for r in runs if r.counts is not None]
+    if not counted:
+        return None
+    flaky = sum(f.message.startswith(FLAKY) for f in findings)
+    failed = len(findings) - flaky
+    most = max(c.ran for c in counted)
+    return TestCounts(passed=max(most - failed - flaky, 0), failed=failed, flaky=flaky,
+                      skipped=max(c.skipped for c in counted))
 
 
 def _status(runs: list[TestRun]) -> Status:
@@ -73,27 +86,37 @@ def _status(runs: list[TestRun]) -> Status:
     return "failed"
 
 
-def _one_after_another(ws: Workspace, command: str, runs: int) -> list[TestRun]:
+def _one_after_another(ws: Workspace, command: str, runs: int,
+                       tell: Callable[[str], None]) -> list[TestRun]:
     results: list[TestRun] = []
     for i in range(1, runs + 1):
-        result = run_tests(ws, command, os.path.join(ws.scratch, REPORT.format(i)))
+        tell(f"run {i} of {runs}")
+        result = run_tests(ws, command, os.path.join(ws.scratch, REPORT.format(i)),
+                           log=ws.log(f"suite-run-{i}"))
         results.append(result)
         if result.completed.not_found:
             break  # the command will not appear by itself: no point in more runs
     return results
 
 
-def _side_by_side(spaces: Sequence[Workspace], command: str) -> list[TestRun]:
+def _side_by_side(spaces: Sequence[Workspace], command: str,
+                  tell: Callable[[str], None]) -> list[TestRun]:
     """One run in each checkout at the same time (they share one installed environment)."""
+    tell(f"{len(spaces)} runs side by side")
     with ThreadPoolExecutor(max_workers=len(spaces)) as pool:
         return list(pool.map(
             lambda i: run_tests(spaces[i], command,
-                                os.path.join(spaces[i].scratch, REPORT.format(i + 1))),
+                                os.path.join(spaces[i].scratch, REPORT.format(i + 1)),
+                                log=spaces[i].log(f"suite-side-by-side-{i + 1}")),
             range(len(spaces))))
 
 
-def run(ws: Workspace, command: str, runs: int,
-        side_by_side: Sequence[Workspace] = ()) -> CheckResult:
+def _silent(text: str) -> None:
+    pass
+
+
+def run(ws: Workspace, command: str, runs: int, side_by_side: Sequence[Workspace] = (),
+        tell: Callable[[str], None] = _silent) -> CheckResult:
     """N runs one after another, or side by side in the `side_by_side` checkouts. Runs side
     by side that do not all pass are run again one after another, which decide: when those
     pass, the tests interfere with each other (a fixed port, a file written in a shared
@@ -101,16 +124,16 @@ def run(ws: Workspace, command: str, runs: int,
     start = time.monotonic()
     note = ""
     if side_by_side:
-        results = _side_by_side(side_by_side, command)
+        results = _side_by_side(side_by_side, command, tell)
         if not all(r.passed for r in results):
             together = sum(r.passed for r in results)
-            results = _one_after_another(ws, command, runs)
+            results = _one_after_another(ws, command, runs, tell)
             note = f"; side by side {together} of {len(side_by_side)} passed"
             if all(r.passed for r in results):
                 note += (": the runs interfere with each other (fixed ports, shared files?);"
                          " set parallel = false")
     else:
-        results = _one_after_another(ws, command, runs)
+        results = _one_after_another(ws, command, runs, tell)
     passed = sum(r.passed for r in results)
     worst = next((r for r in results if not r.passed), results[-1])
     summary = f"{passed} of {runs} runs passed"
@@ -123,6 +146,7 @@ def run(ws: Workspace, command: str, runs: int,
         summary += " (" + "; ".join(bad) + ")"
     summary += note
     text = "" if worst.passed else detail.excerpt(worst.failed_tests, worst.completed.output)
+    findings = _findings(results)
     return CheckResult(ID, TITLE, _status(results), True, summary, detail=text,
-                       findings=tuple(_findings(results)),
-                       duration_s=time.monotonic() - start)  # wall time, also side by side
+                       findings=tuple(findings), duration_s=time.monotonic() - start,
+                       tests=_counts(results, findings))  # wall time, also side by side

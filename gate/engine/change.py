@@ -24,6 +24,7 @@ class Options:
     parallel: bool | None = None
     config: str | None = None  # a TOML file with the keys of .gate.toml, read from the base
     staged: bool = False  # judge the index against HEAD instead of --head (`gate scan --staged`)
+    logs: str | None = None  # a directory for each command's full output (`gate run --logs`)
 
 
 @dataclasses.dataclass(frozen=True)

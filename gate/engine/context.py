@@ -5,6 +5,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from gate.engine.config import Config
+from gate.execution.logs import Logs
 from gate.lang import generated, pytest_config, source, testfiles
 from gate.lang.lines import Source
 from gate.lang.pytest_config import PytestConfig
@@ -82,3 +83,8 @@ class Workspace:
     env: dict[str, str]  # clean, with the fresh virtual environment first on PATH
     timeout: float
     test_prefix: tuple[str, ...] = ()  # argv the test commands run under (no network)
+    logs: Logs | None = None  # where each command's full output goes (`gate run --logs`)
+
+    def log(self, name: str) -> str | None:
+        """A new log file for the command called `name`, or None without --logs."""
+        return self.logs.path(name) if self.logs is not None else None

@@ -1,4 +1,5 @@
-"""What a caller hears while the gate works: each check's start and end."""
+"""What a caller hears while the gate works: each check's start, its steps ("run 2 of 3"),
+and its end."""
 from __future__ import annotations
 
 import dataclasses
@@ -17,6 +18,9 @@ class Progress:
     def started(self, check_id: str, title: str) -> None:
         pass
 
+    def step(self, check_id: str, text: str) -> None:
+        """What the running check `check_id` is doing now: `run 2 of 3`, `installing`."""
+
     def finished(self, result: CheckResult) -> None:
         pass
 
@@ -32,6 +36,10 @@ class OneAtATime(Progress):
     def started(self, check_id: str, title: str) -> None:
         with self._lock:
             self._inner.started(check_id, title)
+
+    def step(self, check_id: str, text: str) -> None:
+        with self._lock:
+            self._inner.step(check_id, text)
 
     def finished(self, result: CheckResult) -> None:
         with self._lock:

@@ -12,6 +12,7 @@ from gate.engine.change import Change, Options, prepare
 from gate.engine.context import DiffContext
 from gate.engine.progress import OneAtATime, Progress, timed
 from gate.engine.verdict import decide
+from gate.execution import logs as command_logs
 from gate.models import CheckResult, Report
 from gate.outcomes import count_drop
 
@@ -46,10 +47,11 @@ def run(options: Options, progress: Progress | None = None) -> Report:
     diff checks."""
     start = time.monotonic()
     progress = OneAtATime(progress or Progress())
+    logs = command_logs.prepare(options.logs) if options.logs else None
     change = prepare(options)
     scanned = background.Background(functools.partial(_diff_checks, change, progress),
                                     "gate-diff-checks")
-    ran = runtime.checks(change, progress)
+    ran = runtime.checks(change, progress, logs)
     scanned_results = scanned.result()
     removed = count_drop.merge(scanned_results[tests_removed.ID], list(ran.not_run))
     harness = leftovers.merge(scanned_results[leftovers.CHECK_ID], list(ran.left_behind))

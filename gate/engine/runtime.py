@@ -15,6 +15,7 @@ from gate.engine.context import Workspace
 from gate.engine.progress import Progress, timed
 from gate.execution import installer, network, venv, workspace
 from gate.execution.environment import clean_env, with_venv
+from gate.execution.logs import Logs
 from gate.models import CheckResult, Finding
 from gate.outcomes import baseline, count_drop, detect
 from gate.outcomes.pytest_command import is_pytest
@@ -31,7 +32,7 @@ class RuntimeResults:
 
 
 def _fresh_workspace(root: str, checkout: str, timeout: float,
-                     test_prefix: tuple[str, ...] = ()) -> Workspace:
+                     test_prefix: tuple[str, ...] = (), logs: Logs | None = None) -> Workspace:
     """The clean environment, with a new virtual environment for a Python project. Its
     temporary directory is the run's own, so what commands leave there goes with the run."""
     scratch, tmp = os.path.join(root, "scratch"), os.path.join(root, "tmp")
@@ -41,7 +42,7 @@ def _fresh_workspace(root: str, checkout: str, timeout: float,
            workspace.run_marker(root): "1"}  # killed when the run ends
     if detect.is_python(checkout):
         env = with_venv(installer.uv_settings(env), venv.create(os.path.join(root, "venv")))
-    return Workspace(checkout, scratch, env, timeout, test_prefix)
+    return Workspace(checkout, scratch, env, timeout, test_prefix, logs)
 
 
 def _user_checks(change: Change, ws: Workspace, progress: Progress,
@@ -51,17 +52,21 @@ def _user_checks(change: Change, ws: Workspace, progress: Progress,
                                     title=user.title(check))
 
 
-def _baseline(change: Change, ws: Workspace, results: dict[str, CheckResult]) -> None:
+def _baseline(change: Change, ws: Workspace, progress: Progress,
+              results: dict[str, CheckResult]) -> None:
     """The required checks that failed on the head, run on the base and classified."""
     cfg = change.config
     failing = {k: r for k, r in results.items() if baseline.needed(r)}
     if failing:
-        prefix = ws.test_prefix
+        for check_id in failing:
+            progress.step(check_id, "failed: running it on the base to tell a regression "
+                          "from a pre-existing failure")
+        prefix, logs = ws.test_prefix, ws.logs
         classified = baseline.run(
             change.repo, change.diff.base, failing,
             lambda checkout: cfg.install or detect.install_command(checkout),
             cfg.test or detect.test_command(ws.checkout), cfg.checks,
-            lambda root, checkout: _fresh_workspace(root, checkout, cfg.timeout, prefix))
+            lambda root, checkout: _fresh_workspace(root, checkout, cfg.timeout, prefix, logs))
         results.update({k: redact.check(r) for k, r in classified.items()})
 
 
@@ -94,17 +99,21 @@ def _side_by_side(change: Change, ws: Workspace, root: str) -> list[Workspace]:
     return [ws, *(dataclasses.replace(ws, checkout=path) for path in extra)]
 
 
-def _install(change: Change, root: str, checkout: str, progress: Progress) -> tuple[
-        Workspace, CheckResult, list[Finding]]:
+def _install(change: Change, root: str, checkout: str, progress: Progress,
+             logs: Logs | None) -> tuple[Workspace, CheckResult, list[Finding]]:
     """The fresh environment and the install; making the environment is part of its cost.
     Also what the install left where the tests load it (harness findings)."""
     cfg = change.config
     prefix = network.offline_prefix() if cfg.network == "off" else ()
     progress.started(install.ID, install.TITLE)
     start = time.monotonic()
-    ws = _fresh_workspace(root, checkout, cfg.timeout, prefix)
+    progress.step(install.ID, "making a fresh environment")
+    ws = _fresh_workspace(root, checkout, cfg.timeout, prefix, logs)
     hooks_before = leftovers.site_hooks(ws.env)
-    installed = redact.check(install.run(ws, cfg.install or detect.install_command(checkout)))
+    command = cfg.install or detect.install_command(checkout)
+    if command:
+        progress.step(install.ID, f"`{command}`")
+    installed = redact.check(install.run(ws, command))
     result = dataclasses.replace(installed, duration_s=time.monotonic() - start)
     progress.finished(result)
     left = leftovers.in_checkout(checkout) + leftovers.in_environment(ws.env, hooks_before)
@@ -122,7 +131,8 @@ def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Pro
         functools.partial(_collections, change, ws, root, command), "gate-collections")
     try:
         results[suite.ID] = timed(suite.ID, progress,
-                                  lambda: suite.run(ws, command, cfg.runs, spaces))
+                                  lambda: suite.run(ws, command, cfg.runs, spaces,
+                                                    functools.partial(progress.step, suite.ID)))
     except BaseException:  # interrupted: end the collections before the root goes
         workspace.end_commands(root)
         collections.wait()
@@ -134,13 +144,13 @@ def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Pro
     return tuple(dropped)
 
 
-def checks(change: Change, progress: Progress) -> RuntimeResults:
+def checks(change: Change, progress: Progress, logs: Logs | None = None) -> RuntimeResults:
     """The runtime checks, in one temporary root that is removed, with every process still
-    running in it, when they end."""
+    running in it, when they end; each command's full output in `logs`."""
     cfg = change.config
     with workspace.temporary_root() as root:
         checkout = workspace.checkout(change.repo, change.head, os.path.join(root, "checkout"))
-        ws, installed, left = _install(change, root, checkout, progress)
+        ws, installed, left = _install(change, root, checkout, progress, logs)
         results = {install.ID: installed}
         not_run: tuple[Finding, ...] = ()
         test_cmd = cfg.test or detect.test_command(checkout)
@@ -158,5 +168,5 @@ def checks(change: Change, progress: Progress) -> RuntimeResults:
             _user_checks(change, ws, progress, results)
         else:
             not_run = _tests(change, ws, root, test_cmd, progress, results)
-        _baseline(change, ws, results)
+        _baseline(change, ws, progress, results)
     return RuntimeResults(results, not_run, tuple(left))

@@ -17,7 +17,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import IO
 
-from gate.execution import reaper
+from gate.execution import logs, reaper
 
 OUTPUT_LIMIT = 1024 * 1024
 WRAPPER = '/bin/sh -c "$1"; exit $?'
@@ -70,12 +70,14 @@ class BoundedBuffer:
         return head + tail
 
 
-def _pump(stream: IO[bytes], buffer: BoundedBuffer) -> None:
+def _pump(stream: IO[bytes], buffer: BoundedBuffer, sink: IO[bytes] | None = None) -> None:
     while True:
         chunk = stream.read1(65536) if hasattr(stream, "read1") else stream.read(65536)
         if not chunk:
             return
         buffer.write(chunk)
+        if sink is not None:
+            sink.write(chunk)
 
 
 def _kill_group(pid: int) -> None:
@@ -90,13 +92,14 @@ def run_shell(
     env: Mapping[str, str],
     timeout: float,
     limit: int = OUTPUT_LIMIT,
+    log: str | None = None,
 ) -> Completed:
     """Run `command` through the shell; never raises for the command's own failures.
 
     The outer shell stays as the command's parent (`exit $?` comes after it, so the shell
     cannot `exec` it away): a test that kills its parent kills that shell, not the gate."""
     return run_argv(["/bin/sh", "-c", WRAPPER, "gate", command], cwd=cwd, env=env,
-                    timeout=timeout, limit=limit, display=command)
+                    timeout=timeout, limit=limit, display=command, log=log)
 
 
 def run_argv(
@@ -107,8 +110,22 @@ def run_argv(
     timeout: float,
     limit: int = OUTPUT_LIMIT,
     display: str | None = None,
+    log: str | None = None,
 ) -> Completed:
+    """`log`: a file that gets the whole output (not only the kept `limit` bytes)."""
     shown = display if display is not None else " ".join(argv)
+    with contextlib.ExitStack() as stack:
+        sink = stack.enter_context(logs.open_new(log)) if log else None
+        if sink is not None:
+            logs.header(sink, shown, cwd)
+        done = _run(argv, shown, cwd, env, timeout, limit, sink)
+        if sink is not None:
+            logs.footer(sink, done.returncode, done.timed_out, done.duration_s)
+        return done
+
+
+def _run(argv: Sequence[str], shown: str, cwd: str, env: Mapping[str, str], timeout: float,
+         limit: int, sink: IO[bytes] | None) -> Completed:
     marker = reaper.new_marker("CMD")
     start = time.monotonic()
     try:
@@ -122,9 +139,11 @@ def run_argv(
             start_new_session=True,
         )
     except FileNotFoundError:
+        if sink is not None:
+            sink.write(f"command not found: {argv[0]}\n".encode())
         return Completed(shown, 127, f"command not found: {argv[0]}", False, True, 0.0)
     buffer = BoundedBuffer(limit)
-    reader = threading.Thread(target=_pump, args=(proc.stdout, buffer), daemon=True)
+    reader = threading.Thread(target=_pump, args=(proc.stdout, buffer, sink), daemon=True)
     reader.start()
     # A blocking wait on a thread returns the moment the command ends; `wait(timeout=...)`
     # polls, and would add up to 50 ms to every command.

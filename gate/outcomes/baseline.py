@@ -94,7 +94,7 @@ def run(
         command = install_command(checkout)
         if command is not None:
             installed = process.run_shell(command, cwd=checkout, env=ws.env,
-                                          timeout=ws.timeout)
+                                          timeout=ws.timeout, log=ws.log("baseline-install"))
             if not installed.ok:
                 note = f"; baseline: the base does not install either (`{command}`)"
                 return {k: dataclasses.replace(r, summary=r.summary + note)
@@ -102,11 +102,13 @@ def run(
         if "install" in failing:
             out["install"] = _classify_whole(failing["install"], True)
         if "suite" in failing and test_command is not None:
-            base_run = run_tests(ws, test_command, os.path.join(ws.scratch, "baseline.xml"))
+            base_run = run_tests(ws, test_command, os.path.join(ws.scratch, "baseline.xml"),
+                                 log=ws.log("baseline-suite"))
             out["suite"] = _classify_suite(failing["suite"], base_run)
         for check in user_checks:
             if check.name in failing:
                 done = process.run_shell(check.run, cwd=checkout, env=ws.env,
-                                         timeout=check.timeout or ws.timeout)
+                                         timeout=check.timeout or ws.timeout,
+                                         log=ws.log(f"baseline-check-{check.name}"))
                 out[check.name] = _classify_whole(failing[check.name], done.ok)
     return out

@@ -62,6 +62,7 @@ def run_tests(
     report: str,
     *,
     extra_addopts: Sequence[str] = (),
+    log: str | None = None,
 ) -> TestRun:
     """Run `command` in the checkout; runners that can are asked for per-test reports through
     the environment (pytest: PYTEST_ADDOPTS), so the user's command is not edited."""
@@ -69,7 +70,7 @@ def run_tests(
     if os.path.exists(report):
         os.unlink(report)
     completed = process.run_argv([*ws.test_prefix, "/bin/sh", "-c", command], cwd=ws.checkout,
-                                 env=env, timeout=ws.timeout, display=command)
+                                 env=env, timeout=ws.timeout, display=command, log=log)
     counts = results.read(completed.output, report)
     return TestRun(completed, locate(counts, ws.checkout) if counts else None,
                    expects_report=is_pytest(command))

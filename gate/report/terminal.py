@@ -9,7 +9,7 @@ from typing import TextIO
 from gate.checks.allow import ALLOWABLE
 from gate.models import CheckResult, Report
 
-BOLD, RED, YELLOW, RESET = "\033[1m", "\033[31m", "\033[33m", "\033[0m"
+BOLD, RED, GREEN, YELLOW, RESET = "\033[1m", "\033[31m", "\033[32m", "\033[33m", "\033[0m"
 _NOT_PASSED = ("failed", "timeout", "error")
 
 
@@ -18,16 +18,16 @@ def wants_colour(stream: TextIO, environ: Mapping[str, str]) -> bool:
     return not environ.get("NO_COLOR") and stream.isatty()
 
 
-def _paint(text: str, code: str, colour: bool) -> str:
-    return f"{code}{text}{RESET}" if colour else text
+def paint(text: str, code: str, colour: bool) -> str:
+    return f"{code}{text}{RESET}" if colour and code else text
 
 
 def _check_lines(check: CheckResult, colour: bool) -> list[str]:
     findings = [f for f in check.findings if f.severity != "notice"]
     tone = RED if check.required and check.status in _NOT_PASSED else YELLOW
-    check_id = _paint(check.id, tone, colour)
+    check_id = paint(check.id, tone, colour)
     if findings:
-        return [f"{_paint(f'{f.path}:{f.line}', BOLD, colour)}: {check_id}: {f.message}"
+        return [f"{paint(f'{f.path}:{f.line}', BOLD, colour)}: {check_id}: {f.message}"
                 for f in findings]
     if check.status not in _NOT_PASSED:
         return []
@@ -59,5 +59,5 @@ def render(report: Report, colour: bool = False) -> str:
             raised.append(check.id)
             lines += rows
     tone = RED if report.verdict == "fail" else YELLOW
-    lines.append(_paint(advice(report.verdict, raised), tone, colour))
+    lines.append(paint(advice(report.verdict, raised), tone, colour))
     return "\n".join(lines) + "\n"
