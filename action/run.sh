@@ -17,6 +17,7 @@ else
   [ -n "${GATE_INSTALL:-}" ] && args+=(--install "$GATE_INSTALL")
   [ -n "${GATE_TEST:-}" ] && args+=(--test "$GATE_TEST")
   [ -n "${GATE_RUNS:-}" ] && args+=(--runs "$GATE_RUNS")
+  [ -n "${GATE_LOGS_ARTIFACT:-}" ] && args+=(--logs "$RUNNER_TEMP/gate-logs")  # uploaded next
 fi
 args+=(--base "$GATE_BASE" --head "$GATE_HEAD" --report "$report")
 [ -n "${GATE_CONFIG:-}" ] && args+=(--config "$GATE_CONFIG")

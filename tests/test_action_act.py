@@ -23,6 +23,7 @@ pytestmark = pytest.mark.slow  # the Action end to end in act
 PROJECT = Path(__file__).resolve().parent.parent
 SETUP_PYTHON = "actions/setup-python@a26af69be951a213d495a4c3e4e4022e16d87065"
 CHECKOUT = "actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683"
+UPLOAD_ARTIFACT = "actions/upload-artifact@ea165f8d65b6e75b540449e92b4886f43607fa02"
 
 SETUP_PYTHON_STUB = """\
 name: setup-python stand-in
@@ -52,6 +53,25 @@ runs:
         git clone --quiet "$GATE_TEST_ORIGIN" .
         git checkout --quiet --detach "$GATE_TEST_HEAD"
 """
+UPLOAD_ARTIFACT_STUB = """\
+name: upload-artifact stand-in
+description: Lists the files it was given into $GATE_TEST_UPLOADED; a made-up artifact URL.
+inputs:
+  name: {description: the artifact's name}
+  path: {description: the directory uploaded}
+  if-no-files-found: {description: ignored, default: warn}
+outputs:
+  artifact-url: {description: made up, value: "${{ steps.up.outputs.url }}"}
+runs:
+  using: composite
+  steps:
+    - id: up
+      shell: bash
+      env: {NAME: "${{ inputs.name }}", DIR: "${{ inputs.path }}"}
+      run: |
+        { echo "$NAME"; ls "$DIR"; } > "$GATE_TEST_UPLOADED"
+        echo "url=https://github.com/octo/widgets/actions/runs/1/artifacts/2" >> "$GITHUB_OUTPUT"
+"""
 WORKFLOW = f"""\
 on: pull_request
 jobs:
@@ -71,7 +91,10 @@ jobs:
         env:
           VERDICT: ${{{{ steps.gate.outputs.verdict }}}}
           SUMMARY: ${{{{ steps.gate.outputs.summary }}}}
-        run: echo "verdict=$VERDICT; summary=$SUMMARY"
+          PASSED: ${{{{ steps.gate.outputs.passed }}}}
+          FAILED: ${{{{ steps.gate.outputs.failed }}}}
+          FLAKY: ${{{{ steps.gate.outputs.flaky }}}}
+        run: echo "verdict=$VERDICT; summary=$SUMMARY; tests=$PASSED/$FAILED/$FLAKY"
 """
 TESTS = """\
 import os
@@ -131,6 +154,7 @@ def test_the_action_in_act(tmp_path: Path) -> None:
         "number": 7, "head": {"sha": head, "ref": "change"},
         "base": {"sha": base, "ref": "main"}}}))
     act = shutil.which("act", path=str(Path(sys.executable).parent)) or "act"
+    uploaded = tmp_path / "uploaded.txt"
     with FakeGitHub() as fake:
         fake.pulls[7] = head
         proc = subprocess.run([
@@ -138,9 +162,12 @@ def test_the_action_in_act(tmp_path: Path) -> None:
             "--no-cache-server", "-e", str(event), "-s", "GITHUB_TOKEN=token-e2e",
             "--env", f"GITHUB_API_URL={fake.api_url}",
             "--env", f"GATE_TEST_ORIGIN={consumer.path}", "--env", f"GATE_TEST_HEAD={head}",
+            "--env", f"GATE_TEST_UPLOADED={uploaded}",
             "--local-repository", f"octo/gate@v1={export}",
             "--local-repository", f"{SETUP_PYTHON}={stub(tmp_path / 'py', SETUP_PYTHON_STUB)}",
             "--local-repository", f"{CHECKOUT}={stub(tmp_path / 'co', CHECKOUT_STUB)}",
+            "--local-repository",
+            f"{UPLOAD_ARTIFACT}={stub(tmp_path / 'up', UPLOAD_ARTIFACT_STUB)}",
         ], cwd=consumer.path, capture_output=True, text=True, timeout=400)
     lines = events(proc.stdout)
     assert proc.returncode == 0, proc.stdout[-5000:] + proc.stderr[-2000:]
@@ -151,14 +178,18 @@ def test_the_action_in_act(tmp_path: Path) -> None:
     outputs = {e["name"]: e["arg"] for e in publish if e.get("command") == "set-output"}
     assert outputs["verdict"] == "needs-review"
     assert outputs["summary"] == (
-        "needs-review: 2 findings (tests-removed failed, skip-markers failed)")
+        "needs-review: 2 findings (tests-removed review, skip-markers review)")
     assert outputs["report"].endswith("gate-report.json")
     (summary,) = [e["content"] for e in publish if e.get("command") == "summary"]
     assert summary.startswith(f"### 🟡 gate: **needs-review** for `{head[:12]}`")
     assert "| ✅ | `suite` | passed | 1 of 1 runs passed" in summary
+    assert ("The full output of every command: "
+            "[logs](https://github.com/octo/widgets/actions/runs/1/artifacts/2).") in summary
+    assert uploaded.read_text().splitlines() == [
+        "gate-logs", "01-install.log", "02-suite-run-1.log", "03-base-tests.log"]
     said = [e["msg"] for e in lines if e.get("stepID") == ["outputs"] and e.get("raw_output")]
     assert said == ["verdict=needs-review; summary=needs-review: 2 findings (tests-removed "
-                    "failed, skip-markers failed)\n"]
+                    "review, skip-markers review); tests=1/0/0\n"]
     assert [e["jobResult"] for e in lines if "jobResult" in e] == ["success"]
 
     (run,) = fake.check_runs.values()

@@ -99,7 +99,7 @@ def test_markdown_body_links_each_finding_to_its_line() -> None:
         "**Since the last verdict:**\n- verdict: x → y\n\n"
         "| | check | status | summary | time |\n|---|---|---|---|---|\n"
         "| ✅ | `install` | passed | install summary |  |\n"
-        "| ❌ | `escapes` | failed | escapes summary |  |\n\n"
+        "| 🟡 | `escapes` | review | escapes summary |  |\n\n"
         "**Findings (1)**\n\n"
         f"- [`src/a b.py:3`](https://ghe.example/o/r/blob/{'a' * 40}/src/a%20b.py#L3-L5) "
         "**escapes** (warning): new \\| escape `noqa`\n\n"

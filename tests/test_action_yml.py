@@ -33,12 +33,13 @@ def all_steps() -> list[dict[str, Any]]:
 def test_every_input_has_a_description_and_a_default() -> None:
     assert list(ACTION["inputs"]) == [
         "base", "head", "install", "test", "runs", "config", "strict", "fail-on",
-        "python-version", "token", "comment", "label", "check-name", "mode", "required-checks",
-        "stabilization-seconds"]
+        "python-version", "token", "comment", "comment-mode", "logs-artifact", "label",
+        "check-name", "mode", "required-checks", "stabilization-seconds"]
     for name, spec in ACTION["inputs"].items():
         assert spec["description"], name
         assert "default" in spec and spec.get("required", False) is False, name
-    assert list(ACTION["outputs"]) == ["verdict", "report", "summary"]
+    assert list(ACTION["outputs"]) == [
+        "verdict", "report", "summary", "passed", "failed", "flaky"]
     assert ACTION["branding"] == {"icon": "shield", "color": "green"}
 
 
@@ -103,10 +104,12 @@ def run_step(runner_temp: Path, exit_code: int, **env: str) -> tuple[int, str, l
 def test_run_step_passes_inputs_as_arguments(runner_temp: Path) -> None:
     code, _, args = run_step(runner_temp, 3, GATE_BASE="b1", GATE_HEAD="h1",
                              GATE_TEST="pytest -q; echo $(id)", GATE_RUNS="2",
-                             GATE_STRICT="true", GATE_CONFIG="ci/gate.toml")
+                             GATE_STRICT="true", GATE_CONFIG="ci/gate.toml",
+                             GATE_LOGS_ARTIFACT="gate-logs")
     assert code == 0
     report = f"{runner_temp}/gate-report.json"
-    assert args == ["run", "--test", "pytest -q; echo $(id)", "--runs", "2", "--base", "b1",
+    assert args == ["run", "--test", "pytest -q; echo $(id)", "--runs", "2",
+                    "--logs", f"{runner_temp}/gate-logs", "--base", "b1",
                     "--head", "h1", "--report", report, "--config", "ci/gate.toml", "--strict"]
     code, _, args = run_step(runner_temp, 1, GATE_BASE="b1", GATE_HEAD="h1", GATE_MODE="checks",
                              GATE_TEST="ignored")

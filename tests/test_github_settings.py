@@ -31,7 +31,7 @@ def test_a_pull_request_event(tmp_path: Path) -> None:
         token="t", api_url="https://ghe.example/api/v3", server_url="https://ghe.example",
         repository="o/r", pr_number=12, event_head_sha="h" * 40, step_summary=None,
         output=None, run_url="https://ghe.example/o/r/actions/runs/99", check_name="gate / pr",
-        comment=False, label="", fail_on="needs-review", mode="checks",
+        comment_mode="off", label="", fail_on="needs-review", mode="checks",
         required_checks=("build", "lint", "test / py3.9"), stabilization_seconds=2.5)
     assert s.can_post
 

@@ -1,7 +1,17 @@
-"""One comment per pull request, found again by a hidden marker and edited in place on every
-push. It carries the verdict it showed (hidden, as JSON) to say what changed since then."""
+"""One comment per pull request, found again by a hidden marker and edited in place. It
+carries the verdict it showed (hidden, as JSON) to say what changed since then, and to post
+only when there is something to say (`comment-mode`):
+
+- `always`: on every run;
+- `changes` (the default): when the verdict, a check's status or the findings changed since
+  the comment, and never a first comment for a pass;
+- `failures`: when the verdict is not a pass, and to turn an earlier comment into the pass
+  that followed it (a stale failure would mislead);
+- `off`: never.
+"""
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Mapping
@@ -17,11 +27,41 @@ def marker(check_name: str) -> str:
     return f"<!-- gate:comment {check_name.replace('--', '-')} -->"
 
 
-def state(report: Report) -> str:
-    data = {"verdict": report.verdict, "head": report.head,
+def _digest(report: Report) -> str:
+    """Which findings there are, whatever their lines (a finding moved by an edit above it is
+    the same finding)."""
+    keys = sorted(f"{c.id}\0{f.path}\0{f.rule}\0{f.message}"
+                  for c in report.checks for f in c.findings)
+    return hashlib.sha256("\n".join(keys).encode()).hexdigest()[:16]
+
+
+def _data(report: Report) -> dict[str, Any]:
+    return {"verdict": report.verdict, "head": report.head,
             "checks": {c.id: c.status for c in report.checks},
-            "findings": sum(len(c.findings) for c in report.checks)}
-    return f"<!-- gate:state {json.dumps(data, sort_keys=True)} -->"
+            "findings": sum(len(c.findings) for c in report.checks),
+            "digest": _digest(report)}
+
+
+def state(report: Report) -> str:
+    return f"<!-- gate:state {json.dumps(_data(report), sort_keys=True)} -->"
+
+
+def reason_to_skip(mode: str, previous: Mapping[str, Any] | None, has_comment: bool,
+                   report: Report) -> str | None:
+    """Why no comment is posted or edited this time (None: post it), by `comment-mode`."""
+    if mode == "off":
+        return "comment-mode is off"
+    if mode == "always":
+        return None
+    if not has_comment and report.verdict == "pass":
+        return "a pass, and no earlier comment to update"
+    if mode == "failures":
+        return None
+    now = _data(report)
+    if previous is not None and all(previous.get(k) == now[k]
+                                    for k in ("verdict", "checks", "findings", "digest")):
+        return f"nothing changed since the comment for `{str(previous.get('head'))[:12]}`"
+    return None
 
 
 def previous_state(body: str) -> dict[str, Any] | None:

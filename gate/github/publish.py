@@ -17,9 +17,9 @@ from gate.errors import GateError
 from gate.github import check_run, comment, freshness, labels, modes, required_checks
 from gate.github.client import Api, ApiError, ApiFactory, Forbidden
 from gate.github.settings import Settings
-from gate.models import CheckResult, Finding, Report
+from gate.models import CheckResult, Finding, Report, TestCounts
 from gate.report import github as commands
-from gate.report import json_report, markdown
+from gate.report import json_report, markdown, tests_table, words
 
 
 def _finding(data: Mapping[str, Any]) -> Finding:
@@ -34,7 +34,15 @@ def _check(data: Mapping[str, Any]) -> CheckResult:
         required=bool(data["required"]), summary=str(data["summary"]),
         detail=str(data.get("detail", "")),
         findings=tuple(_finding(f) for f in data.get("findings", [])),
-        duration_s=float(data.get("duration_s", 0.0)))
+        duration_s=float(data.get("duration_s", 0.0)),
+        tests=_tests(data.get("tests")))
+
+
+def _tests(data: Mapping[str, Any] | None) -> TestCounts | None:
+    if data is None:
+        return None
+    return TestCounts(passed=int(data["passed"]), failed=int(data["failed"]),
+                      flaky=int(data["flaky"]), skipped=int(data["skipped"]))
 
 
 def load_report(path: str) -> Report:
@@ -55,9 +63,19 @@ def load_report(path: str) -> Report:
 def one_line(report: Report) -> str:
     """The `summary` output: the verdict and what did not pass, on one line."""
     n = sum(len(c.findings) for c in report.checks)
-    bad = [f"{c.id} {c.status}" for c in report.checks if c.status not in ("passed", "skipped")]
+    bad = [f"{c.id} {words.outcome(c)}" for c in report.checks
+           if c.status not in ("passed", "skipped")]
     return f"{report.verdict}: {n} finding{'s' if n != 1 else ''}" + (
         f" ({', '.join(bad)})" if bad else "")
+
+
+def test_outputs(report: Report) -> dict[str, str]:
+    """The `passed`, `failed` and `flaky` outputs: the suite's test counts, empty when the
+    runner's counts were not read (or the suite did not run)."""
+    tests = tests_table.counts(report)
+    if tests is None:
+        return {"passed": "", "failed": "", "flaky": ""}
+    return {"passed": str(tests.passed), "failed": str(tests.failed), "flaky": str(tests.flaky)}
 
 
 def exit_code(report: Report, fail_on: str) -> int:
@@ -86,12 +104,12 @@ def _post(api: Api, settings: Settings, report: Report, links: markdown.Links,
         notes.append(fresh.note())
     refused: list[str] = []
     result = check_run.conclusion(report.verdict, settings.fail_on, stale=stale)
-    summary = markdown.body(report, links=links, notes=notes)
+    summary = markdown.body(report, links=links, notes=notes, logs_url=settings.logs_url)
     steps: list[tuple[str, Callable[[], object]]] = [
         ("check run", lambda: check_run.complete(api, settings.check_name, report, summary,
                                                  result, stale))]
     if pr is not None and not stale:
-        if settings.comment:
+        if settings.comment_mode != "off":
             steps.append(("comment", lambda: _comment(api, pr, settings, report, links)))
         steps.append(("label", lambda: labels.sync(api, pr, settings.label, report.verdict)))
     for name, step in steps:
@@ -113,8 +131,12 @@ def _comment(api: Api, pr: int, settings: Settings, report: Report,
     mark = comment.marker(settings.check_name)
     existing = comment.find(api, pr, mark)
     previous = comment.previous_state(existing[1]) if existing else None
+    skip = comment.reason_to_skip(settings.comment_mode, previous, existing is not None, report)
+    if skip is not None:
+        return f"no comment: {skip}"
     body = markdown.truncate(markdown.body(
-        report, links=links, changes=comment.changes(previous, report)), 60000)
+        report, links=links, changes=comment.changes(previous, report),
+        logs_url=settings.logs_url), 60000)
     return comment.post(api, pr, mark, report, body, existing)
 
 
@@ -126,11 +148,14 @@ def publish(report: Report, settings: Settings, report_path: str, *,
         report = modes.with_required_checks(report, settings, api_factory or Api, waiting)
         with open(report_path, "w", encoding="utf-8") as f:
             f.write(json_report.render(report))
+    for line in commands.groups(report):
+        print(line, file=out)
     items = commands.ordered(report)
     for item in items:
         print(commands.to_command(item), file=out)
     notes: list[str] = []
-    links = markdown.Links(settings.server_url, settings.repository or "", report.head)
+    links = markdown.Links(settings.server_url, settings.repository or "", report.head,
+                           report.base)
     if not settings.can_post:
         notes.append("No GitHub token: the results are in the workflow annotations and this "
                      "job summary only (no check run, comment or label).")
@@ -148,9 +173,10 @@ def publish(report: Report, settings: Settings, report_path: str, *,
                      f"shows {commands.LIMIT_PER_LEVEL} of each level per step. All findings "
                      "are listed below.")
     _append(settings.step_summary, markdown.body(
-        report, links=links if settings.repository else None, notes=notes))
+        report, links=links if settings.repository else None, notes=notes,
+        logs_url=settings.logs_url))
     _outputs(settings, {"verdict": report.verdict, "report": report_path,
-                        "summary": one_line(report)})
+                        "summary": one_line(report), **test_outputs(report)})
     return exit_code(report, settings.fail_on)
 
 

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from gate.errors import GateError
 
 FAIL_ON = ("fail", "needs-review", "never")
 MODES = ("local", "checks", "auto")
+COMMENT_MODES = ("always", "changes", "failures", "off")
 DEFAULT_LABEL = "gate: needs-review"
 
 
@@ -29,9 +30,10 @@ class Settings:
     step_summary: str | None = None
     output: str | None = None
     run_url: str | None = None
+    logs_url: str | None = None  # the uploaded artifact with every command's full output
     job: str | None = None  # GITHUB_JOB: this job's own check run is not one to wait for
     check_name: str = "gate"
-    comment: bool = True
+    comment_mode: str = "changes"  # see gate.github.comment.reason_to_skip
     label: str = DEFAULT_LABEL
     fail_on: str = "fail"
     mode: str = "local"
@@ -99,6 +101,12 @@ def _names(value: str) -> tuple[str, ...]:
     return tuple(n.strip() for n in value.replace(",", "\n").splitlines() if n.strip())
 
 
+def _comment_mode(get: Callable[[str, str], str]) -> str:
+    """`comment-mode`; the older `comment: false` is `off`."""
+    mode = _choice("GATE_COMMENT_MODE", get("GATE_COMMENT_MODE", "changes"), COMMENT_MODES)
+    return mode if _bool("GATE_COMMENT", get("GATE_COMMENT", "true")) else "off"
+
+
 def from_env(env: Mapping[str, str]) -> Settings:
     def get(name: str, default: str = "") -> str:
         value = env.get(name, "")
@@ -123,9 +131,10 @@ def from_env(env: Mapping[str, str]) -> Settings:
         step_summary=get("GITHUB_STEP_SUMMARY") or None,
         output=get("GITHUB_OUTPUT") or None,
         run_url=f"{server}/{repository}/actions/runs/{run_id}" if repository and run_id else None,
+        logs_url=get("GATE_LOGS_URL") or None,
         job=get("GITHUB_JOB") or None,
         check_name=get("GATE_CHECK_NAME", "gate"),
-        comment=_bool("GATE_COMMENT", get("GATE_COMMENT", "true")),
+        comment_mode=_comment_mode(get),
         label=env.get("GATE_LABEL", DEFAULT_LABEL).strip(),
         fail_on=_choice("GATE_FAIL_ON", get("GATE_FAIL_ON", "fail"), FAIL_ON),
         mode=_choice("GATE_MODE", get("GATE_MODE", "local"), MODES),

@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from gate.models import CheckResult, Report, Severity
+from gate.report import text
 
 LIMIT_PER_LEVEL = 10  # per step, for each of error, warning and notice
 _FIRST = ("install", "suite", "tests-removed", "skip-markers", "base-tests")
@@ -82,6 +83,21 @@ def ordered(report: Report) -> list[Annotation]:
         for a in _check_annotations(check)
     ]
     return [a for _, a in sorted(keyed, key=lambda pair: pair[0])]
+
+
+def groups(report: Report) -> list[str]:
+    """A folded group per check for the step log (`::group::` ... `::endgroup::`): its line,
+    its findings and its output. Every line inside starts with `| `: what the judged code
+    printed can never be read as a workflow command (a `::stop-commands::` would silence the
+    gate's annotations, an `::error` would forge one)."""
+    lines: list[str] = []
+    for check in report.checks:
+        lines.append(f"::group::{escape_data(text.check_line(check))}")
+        inside = [text.finding_line(check.id, f) for f in check.findings]
+        inside += check.detail.splitlines()
+        lines += [f"| {escape_data(line)}" for line in inside]
+        lines.append("::endgroup::")
+    return lines
 
 
 def hidden(items: Iterable[Annotation]) -> int:
