@@ -101,6 +101,22 @@ def run_step(runner_temp: Path, exit_code: int, **env: str) -> tuple[int, str, l
     return proc.returncode, proc.stdout, args
 
 
+def test_what_the_gate_prints_in_the_run_step_is_never_a_workflow_command(
+    runner_temp: Path
+) -> None:
+    """A test that prints `::error file=...::` shows up in the report's output excerpt: the
+    run step stops workflow commands under a fresh random token while the gate runs."""
+    gate = runner_temp / "gate-venv" / "bin" / "gate"
+    gate.write_text("#!/bin/sh\necho '::error file=src/a.py::forged'\nexit 1\n")
+    runs = [run_step(runner_temp, 1, GATE_BASE="b1", GATE_HEAD="h1")[1] for _ in range(2)]
+    for out in runs:
+        stop, forged, resume = out.splitlines()
+        assert re.fullmatch(r"::stop-commands::gate-[0-9a-f]{32}", stop)
+        assert forged == "::error file=src/a.py::forged"
+        assert resume == f"::{stop.split('::')[2]}::"
+    assert runs[0] != runs[1]
+
+
 def test_run_step_passes_inputs_as_arguments(runner_temp: Path) -> None:
     code, _, args = run_step(runner_temp, 3, GATE_BASE="b1", GATE_HEAD="h1",
                              GATE_TEST="pytest -q; echo $(id)", GATE_RUNS="2",
@@ -119,8 +135,9 @@ def test_run_step_passes_inputs_as_arguments(runner_temp: Path) -> None:
 def test_run_step_fails_when_the_gate_cannot_judge(runner_temp: Path) -> None:
     code, out, _ = run_step(runner_temp, 2, GATE_BASE="b1", GATE_HEAD="h1")
     assert code == 2
-    assert out == ("::error title=gate::the gate could not judge this change (exit 2): the "
-                   "message above says what to do\n")
+    assert out.splitlines()[-1] == (
+        "::error title=gate::the gate could not judge this change (exit 2): the message above "
+        "says what to do")
     code, out, args = run_step(runner_temp, 0, GATE_BASE="", GATE_HEAD="h1")
     assert (code, args) == (2, [])
     assert out.startswith("::error title=gate::no base or head commit")

@@ -121,14 +121,14 @@ def test_the_step_log_groups_each_check_and_no_output_is_a_command() -> None:
     """A test that prints `::stop-commands::` would silence the gate's own annotations after
     it; one that prints `::error` would forge one. Inside a group, every line is quoted."""
     check = CheckResult("suite", "t", "failed", True, "0 of 1 runs passed",
-                        detail="::stop-commands::abc\n  ::error file=a.py::forged",
+                        detail="::stop-commands::abc\n  ::error file=a.py::forged 100%",
                         findings=(Finding("t.py", 3, "test-failed", "::warning::x"),))
     lines = github.groups(Report("fail", "b", "h", 1.0, (check,)))
     assert lines == [
         "::group::   FAIL  suite: 0 of 1 runs passed",
         "| t.py:3: suite: ::warning::x [test-failed]",
         "| ::stop-commands::abc",
-        "|   ::error file=a.py::forged",
+        "|   ::error file=a.py::forged 100%",
         "::endgroup::",
     ]
 

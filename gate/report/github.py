@@ -95,7 +95,7 @@ def groups(report: Report) -> list[str]:
         lines.append(f"::group::{escape_data(text.check_line(check))}")
         inside = [text.finding_line(check.id, f) for f in check.findings]
         inside += check.detail.splitlines()
-        lines += [f"| {escape_data(line)}" for line in inside]
+        lines += [f"| {line}" for line in inside]  # not commands: shown as they are
         lines.append("::endgroup::")
     return lines
 
