@@ -74,6 +74,18 @@ def test_without_base_outcomes_or_links_the_counts_and_table_still_show() -> Non
     assert "**Findings" not in body and "**Other findings" not in body
 
 
+def test_a_message_cannot_hide_the_rest_of_the_page() -> None:
+    """A test whose assertion message opens an HTML comment would hide every row after it,
+    the folded outputs and the findings."""
+    hiding = Finding("tests/test_x.py", 3, "test-failed",
+                     "tests/test_x.py::test_a failed in 3 of 3 runs: assert '<!--' == ''")
+    report = Report("fail", BASE, HEAD, 9.0, (suite(hiding, FAILING),))
+    body = markdown.body(report)
+    assert "<!--" not in body
+    assert ("| failing | tests/test_x.py::test_a failed in 3 of 3 runs: assert '&lt;!--' == '' "
+            "| `tests/test_x.py:3` |") in body
+
+
 def test_each_failing_check_shows_its_output_folded_and_fenced() -> None:
     """Output with a fence of its own and HTML cannot break out of the block."""
     detail = "FAILED tests/test_x.py::test_total\n```\n</details><b>x</b>\n````"

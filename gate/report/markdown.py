@@ -41,8 +41,9 @@ class Links:
 
 
 def cell(text: str) -> str:
-    """Text that stays in one table cell."""
-    return " ".join(text.split()).replace("|", "\\|")
+    """Text that stays in one table cell, or one list item: on one line, `|` escaped, and no
+    HTML (a test's message with `<!--` would hide the rest of the page)."""
+    return html.escape(" ".join(text.split()), quote=False).replace("|", "\\|")
 
 
 def headline(report: Report) -> str:
