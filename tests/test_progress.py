@@ -3,16 +3,21 @@ terminal (a pty), plain lines elsewhere and with NO_COLOR or CI, each check's li
 pre-push hook the same; and the colours of `gate run`/`gate scan` text."""
 from __future__ import annotations
 
+import io
 import os
 import pty
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
 from gitrepo import Repo
+
+from gate.models import CheckResult
+from gate.report import live
 
 BIN = Path(sys.executable).parent
 SLOW_CHECK = 'sleep 1.3; grep -q good value.txt && echo "1 passed, 0 failed"\n'
@@ -178,3 +183,32 @@ def test_scan_text_is_coloured_on_a_terminal_and_never_with_no_color(tmp_path: P
     assert code == 3
     assert "\033[" not in shown
     assert f" review  {markers}" in shown
+
+
+def test_the_live_line_ticks_shares_the_line_fits_the_width_and_stays_one_line(
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "60")
+    now = [100.0]
+    stream = io.StringIO()
+    progress = live.LiveProgress(stream, colour=False, interval=0.01, clock=lambda: now[0])
+    try:
+        progress.started("install", "Installs from scratch")
+        progress.step("install", "pip install\n  -e '.[test]'")
+        assert stream.getvalue().endswith("\r\033[Kinstall: pip install -e '.[test]', 0 s")
+        progress.started("escapes", "No new escapes")
+        assert stream.getvalue().endswith(
+            "\r\033[Kinstall: pip install -e '.[test]', 0 s | escapes: No new e…")
+        progress.finished(CheckResult("escapes", "t", "passed", False, "no new escapes"))
+        assert stream.getvalue().endswith(
+            "\r\033[K     ok  escapes: no new escapes\n"
+            "\r\033[Kinstall: pip install -e '.[test]', 0 s")
+        now[0] = 141.0
+        deadline = time.monotonic() + 5
+        while not stream.getvalue().endswith(", 41 s") and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert stream.getvalue().endswith("\r\033[Kinstall: pip install -e '.[test]', 41 s")
+    finally:
+        progress.close()
+    assert stream.getvalue().endswith("\r\033[K")  # interrupted: the live line is cleared
+    assert progress.shown == {"     ok  escapes: no new escapes"}

@@ -25,6 +25,11 @@ from gate.report.terminal import wants_colour
 CLEAR_LINE = "\r\033[K"
 
 
+def one_line(text: str) -> str:
+    """A multi-line install command on one line: a live line that wraps cannot be rewritten."""
+    return " ".join(text.split())
+
+
 class PlainProgress(Progress):
     """A line per step of a long check, and each check's line once, at its end."""
 
@@ -34,7 +39,7 @@ class PlainProgress(Progress):
         self.shown: set[str] = set()
 
     def step(self, check_id: str, what: str) -> None:
-        print(f"   ....  {check_id}: {what}", file=self.stream, flush=True)
+        print(f"   ....  {check_id}: {one_line(what)}", file=self.stream, flush=True)
 
     def finished(self, result: CheckResult) -> None:
         self.shown.add(text.check_line(result))
@@ -92,7 +97,7 @@ class LiveProgress(PlainProgress):
     def step(self, check_id: str, what: str) -> None:
         with self._lock:
             start = self._running.get(check_id, (self._clock(), ""))[0]
-            self._running[check_id] = (start, what)
+            self._running[check_id] = (start, one_line(what))
             self._draw()
 
     def finished(self, result: CheckResult) -> None:

@@ -13,7 +13,6 @@ _WORDS = {"passed": "ok", "failed": "FAIL", "timeout": "TIMEOUT", "error": "ERRO
           "skipped": "skip", "review": "review"}
 _ICONS = {"passed": "✅", "failed": "❌", "timeout": "⏱️", "error": "⚠️", "skipped": "⏭️",
           "review": "🟡"}
-NOT_PASSED = ("failed", "timeout", "error")
 
 
 def outcome(check: CheckResult) -> str:
@@ -31,7 +30,3 @@ def word(check: CheckResult) -> str:
 def icon(check: CheckResult) -> str:
     return _ICONS[outcome(check)]
 
-
-def is_bad(check: CheckResult) -> bool:
-    """A required check that did not pass: what makes the verdict fail."""
-    return check.required and check.status in NOT_PASSED
