@@ -64,6 +64,20 @@ def test_the_tests_to_look_at_link_to_their_lines_a_removed_one_at_base() -> Non
     ) in body
 
 
+def test_a_new_skip_is_a_test_to_look_at_an_allowed_one_is_not() -> None:
+    skip = Finding("tests/test_x.py", 5, "pytest.mark.skip", "new skip marker", "error")
+    allowed = Finding("tests/test_x.py", 9, "pytest.mark.skip", "allowed: flaky on CI",
+                      "notice")
+    report = Report("needs-review", BASE, HEAD, 1.0, (
+        CheckResult("skip-markers", "t", "failed", False, "1 marker",
+                    findings=(skip, allowed)),))
+    body = markdown.body(report, links=LINKS)
+    assert ("| skipped | new skip marker | [`tests/test_x.py:5`](https://github.com/o/r/blob/"
+            f"{HEAD}/tests/test_x.py#L5) |") in body
+    assert "**Tests to look at (1)**" in body
+    assert "**Other findings (1)**" in body  # the allowed one, with its reason
+
+
 def test_without_base_outcomes_or_links_the_counts_and_table_still_show() -> None:
     report = Report("fail", BASE, HEAD, 9.0, (
         suite(FAILING, tests=TestCounts(passed=5, failed=1, flaky=0, skipped=0)),))

@@ -1,6 +1,7 @@
 """The tests a reviewer must look at, as one markdown table: the failing ones, the flaky ones,
-the base's tests that fail on the head, and the tests that no longer run; each linked to its
-line. And the test counts, against the base's when they are known.
+the base's tests that fail on the head, and the tests that no longer run (removed, not
+collected, or newly skipped); each linked to its line. Findings allowed with a reason
+(notices) are not rows. And the test counts, against the base's when they are known.
 
 They are read from the findings (the JSON contract), so the same table comes out of `gate run`
 and of `gate publish --report FILE`. A removed test's line is the base's: its link is to the
@@ -14,11 +15,12 @@ from collections.abc import Callable
 from gate.checks import suite
 from gate.models import Finding, Report, TestCounts
 
-_KINDS = (  # (check id, rule, kind shown), in the order of the table
+_KINDS = (  # (check id, rule or None for any, kind shown), in the order of the table
     ("suite", "test-failed", "failing"),
     ("base-tests", "base-test-failed", "base test fails"),
     ("tests-removed", "test-removed", "removed"),
     ("tests-removed", "not-collected", "no longer run"),
+    ("skip-markers", None, "skipped"),
 )
 FLAKY = "flaky"
 MAX_ROWS = 100
@@ -54,7 +56,8 @@ def rows(report: Report) -> list[Row]:
             if check.id != check_id:
                 continue
             found += [Row(FLAKY if is_flaky(f) else kind, f, check_id == "tests-removed")
-                      for f in check.findings if f.rule == rule]
+                      for f in check.findings
+                      if rule in (None, f.rule) and f.severity != "notice"]
     return sorted(found, key=lambda r: r.kind == FLAKY)  # flaky after the failing
 
 
