@@ -17,7 +17,12 @@ else
   [ -n "${GATE_INSTALL:-}" ] && args+=(--install "$GATE_INSTALL")
   [ -n "${GATE_TEST:-}" ] && args+=(--test "$GATE_TEST")
   [ -n "${GATE_RUNS:-}" ] && args+=(--runs "$GATE_RUNS")
-  [ -n "${GATE_LOGS_ARTIFACT:-}" ] && args+=(--logs "$RUNNER_TEMP/gate-logs")  # uploaded next
+  if [ -n "${GATE_LOGS_ARTIFACT:-}" ]; then
+    # Uploaded by the next step. A gate step earlier in the job left its own logs (already
+    # uploaded): the gate writes only into an empty directory.
+    rm -rf "$RUNNER_TEMP/gate-logs"
+    args+=(--logs "$RUNNER_TEMP/gate-logs")
+  fi
 fi
 args+=(--base "$GATE_BASE" --head "$GATE_HEAD" --report "$report")
 [ -n "${GATE_CONFIG:-}" ] && args+=(--config "$GATE_CONFIG")

@@ -132,6 +132,18 @@ def test_run_step_passes_inputs_as_arguments(runner_temp: Path) -> None:
     assert (code, args) == (0, ["scan", "--base", "b1", "--head", "h1", "--report", report])
 
 
+def test_a_second_gate_step_in_the_job_starts_with_no_logs(runner_temp: Path) -> None:
+    (runner_temp / "gate-logs").mkdir()
+    (runner_temp / "gate-logs" / "01-install.log").write_text("the first step's")
+    code, _, args = run_step(runner_temp, 0, GATE_BASE="b1", GATE_HEAD="h1",
+                             GATE_LOGS_ARTIFACT="gate-logs-2")
+    assert code == 0
+    assert args[:2] == ["run", "--logs"]
+    assert not (runner_temp / "gate-logs").exists()
+    code, _, args = run_step(runner_temp, 0, GATE_BASE="b1", GATE_HEAD="h1")
+    assert "--logs" not in args
+
+
 def test_run_step_fails_when_the_gate_cannot_judge(runner_temp: Path) -> None:
     code, out, _ = run_step(runner_temp, 2, GATE_BASE="b1", GATE_HEAD="h1")
     assert code == 2
