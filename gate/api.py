@@ -18,12 +18,14 @@ def run(
     timeout: float | None = None,
     strict: bool | None = None,
     progress: runner.Progress | None = None,
+    logs: str | None = None,
 ) -> Report:
     """Judge `head` against `base` in `repo`: the diff checks, the install, the suite runs,
     the base tests and the user checks, on a fresh checkout. Keyword options override the
-    base's config as the CLI flags do."""
+    base's config as the CLI flags do; `logs`, a new or empty directory for every command's
+    full output, is `--logs DIR`."""
     options = runner.Options(base=base, head=head, repo=repo, install=install, test=test,
-                             runs=runs, timeout=timeout, strict=strict)
+                             runs=runs, timeout=timeout, strict=strict, logs=logs)
     return runner.run(options, progress)
 
 

@@ -7,10 +7,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from gitrepo import make_change
+from gitrepo import Repo, make_change
 from pyproject_fixture import CALC, TEST_CALC, project
 
-from gate import cli
+from gate import api, cli
 from gate.errors import GateError
 from gate.execution import logs, process
 from gate.execution.environment import clean_env
@@ -75,6 +75,22 @@ def test_a_bad_logs_directory_is_exit_2_before_the_run(
     assert code == 2
     assert f"gate: error: --logs {target}: {message}" in err
     assert "install" not in err  # nothing started
+
+
+def test_the_python_api_writes_them_too(tmp_path: Path) -> None:
+    """For an agent loop: the same logs from `gate.api.run(..., logs=DIR)`."""
+    repo = Repo(tmp_path / "work")
+    repo.commit({"check.sh": 'grep -q good value.txt && echo "1 passed, 0 failed"\n',
+                 "value.txt": "good\n"})
+    repo.branch("change")
+    repo.commit({"value.txt": "bad\n"})
+    report = api.run(str(repo.path), "main", "change", install="echo installed",
+                     test="sh check.sh", runs=1, logs=str(tmp_path / "logs"))
+    assert report.verdict == "fail"
+    assert sorted(os.listdir(tmp_path / "logs")) == [
+        "01-install.log", "02-suite-run-1.log", "03-baseline-install.log",
+        "04-baseline-suite.log"]
+    assert "\ninstalled\n" in (tmp_path / "logs" / "01-install.log").read_text()
 
 
 @pytest.mark.slow
