@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fake_github import REPO, FakeGitHub
+from helpers.fake_github import REPO, FakeGitHub
 
 from gate.github import publish
 from gate.github.client import Api, Pacing

@@ -50,10 +50,11 @@ def test_the_readme_fits_a_screen_and_links_every_page() -> None:
     assert len(README.splitlines()) < 200
     pages = sorted(p.name for p in (ROOT / "docs").glob("*.md"))
     assert pages == ["action.md", "api.md", "checks.md", "cli.md", "configuration.md",
-                     "design-choices.md", "how-it-works.md", "performance.md", "pre-commit.md"]
+                     "design-choices.md", "how-it-works.md", "performance.md", "pr-page.md",
+                     "pre-commit.md"]
     for page in pages:
         assert f"](docs/{page})" in README, page
-    assert "The house" in README  # the lead's package picture goes there
+    assert "The house" in README
 
 
 def test_the_readme_starts_with_the_demo_and_the_ci_script() -> None:

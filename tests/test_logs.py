@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from gitrepo import Repo, make_change
-from pyproject_fixture import CALC, TEST_CALC, project
+from helpers.gitrepo import Repo, make_change
+from helpers.pyproject_fixture import CALC, TEST_CALC, project
 
 from gate import api, cli
 from gate.errors import GateError

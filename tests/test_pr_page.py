@@ -8,9 +8,9 @@ import json
 from pathlib import Path
 
 import pytest
-from fake_github import REPO, FakeGitHub
-from gitrepo import make_change
-from pyproject_fixture import CALC, TEST_CALC, project
+from helpers.fake_github import REPO, FakeGitHub
+from helpers.gitrepo import make_change
+from helpers.pyproject_fixture import CALC, TEST_CALC, project
 
 from gate import cli
 from gate.github import publish

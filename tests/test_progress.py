@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
-from gitrepo import Repo
+from helpers.gitrepo import Repo
 
 from gate.models import CheckResult
 from gate.report import live
