@@ -75,7 +75,7 @@ def test_an_interrupt_in_any_phase_stops_everything_and_removes_everything(
     assert wait_until(lambda: pidfile.exists() and pidfile.read_text()), proc.communicate()
     daemon = int(pidfile.read_text())
     proc.send_signal(signum)
-    _, err = proc.communicate(timeout=30)
+    _, err = proc.communicate(timeout=120)  # a bound, not a speed: the machine may be busy
     assert proc.returncode == code, err
     assert wait_until(lambda: not running(daemon), 5)
     assert list(temp.iterdir()) == []
@@ -104,7 +104,7 @@ def test_an_interrupt_while_the_test_count_collections_run_ends_them_at_once(
     assert wait_until(lambda: pidfile.exists() and pidfile.read_text(), 120), proc.communicate()
     collection = int(pidfile.read_text())
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=30)
+    _, err = proc.communicate(timeout=120)  # a bound, not a speed: the machine may be busy
     assert proc.returncode == 130, err
     assert wait_until(lambda: not running(collection), 5)
     assert list(temp.iterdir()) == []

@@ -125,7 +125,7 @@ def test_a_daemon_that_left_the_session_is_killed_when_its_command_ends(tmp_path
     start = time.monotonic()
     done = process.run_shell(command, cwd=str(tmp_path), env=dict(os.environ), timeout=20)
     assert done.returncode == 0
-    assert time.monotonic() - start < 4
+    assert time.monotonic() - start < 20  # the daemon lives 30 s: the gate did not wait for it
     daemon = int(pidfile.read_text())
     deadline = time.monotonic() + 5
     while running(daemon) and time.monotonic() < deadline:
@@ -140,8 +140,12 @@ def test_a_daemon_holding_the_output_pipe_does_not_hold_the_gate(tmp_path: Path)
     done = process.run_shell(command + "; echo done", cwd=str(tmp_path),
                              env=dict(os.environ), timeout=20)
     assert done.output == "done\n"
-    assert time.monotonic() - start < 4
-    assert not running(int(pidfile.read_text()))
+    assert time.monotonic() - start < 20  # the daemon lives 30 s: the gate did not wait for it
+    daemon = int(pidfile.read_text())
+    deadline = time.monotonic() + 5
+    while running(daemon) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not running(daemon)
 
 
 def test_a_command_that_kills_its_parent_kills_a_shell_not_the_gate(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from helpers.gitrepo import Repo
 
+from gate.checks import registry
 from gate.models import CheckResult
 from gate.report import live
 
@@ -68,8 +69,7 @@ def shell_change(tmp_path: Path, value: str) -> Repo:
 GATE_RUN = [str(BIN / "gate"), "run", "--base", "main", "--runs", "2"]
 
 
-CHECKS = ("install", "suite", "base-tests", "tests-removed", "skip-markers", "escapes",
-          "check-config", "lockfiles", "diff-policy")
+CHECKS = registry.ORDER
 
 
 def check_lines(shown: str) -> list[str]:
