@@ -1,51 +1,32 @@
 """base-tests: the base branch's test files, put back over the head code, still pass."""
 from __future__ import annotations
 
-import fnmatch
 import os
-import posixpath
-import shlex
 
+from gate.checks import base_tree
 from gate.engine.context import DiffContext, Workspace
 from gate.execution.overlay import overlay
-from gate.lang import testfiles
 from gate.models import CheckResult, Finding, Status
-from gate.outcomes import detail
-from gate.outcomes.pytest_command import single_pytest_args
+from gate.outcomes import detail, scoped_command
 from gate.outcomes.testrun import run_tests
 
 ID = "base-tests"
 TITLE = "The base's tests still pass on the head code"
 EXPLANATION = """\
-Puts the base versions of the test files that the change touched back over the head
-checkout, with the base's test infrastructure (every conftest.py, the pytest configuration,
-JavaScript runner configs), removes the test files the change added, and runs the tests once
-more. A failure means the change altered behaviour that an existing test pinned down: either
-the intended fix of a bug, or a regression hidden by editing that test. A person decides.
+Puts the base's whole test tree back over the head checkout wherever the change touched
+it: test files, data, fixtures, snapshots, helpers, __init__.py, conftest.py, the pytest
+configuration and JavaScript runner configs; what the head added there, and what the install
+left there, is removed for the run. In Rust, the base's `#[cfg(test)]` modules are put back
+into the head's source files; in Go, the base's `*_test.go` files. Then it runs the base's
+tests once more: only the restored files when the runner takes paths (pytest, Jest, Vitest,
+Mocha, node:test, cargo's integration tests, go test), else the whole test command.
+A failure means the change altered behaviour that an existing test pinned down: either the
+intended fix of a bug, or a regression hidden by editing that test. A person decides.
 
 Resolve: if the behaviour change is intended, say so in the pull request and have a reviewer
 approve it; otherwise restore the behaviour the base test expects."""
 
 BASE_INI = ".gate-base-pytest.ini"
-_RUNNER_CONFIGS = ("jest.config.*", "vitest.config.*", ".mocharc.*", "ava.config.*")
-
-
-def _is_runner_config(path: str) -> bool:
-    name = posixpath.basename(path)
-    return testfiles.is_test_infrastructure(path) or any(
-        fnmatch.fnmatch(name, pattern) for pattern in _RUNNER_CONFIGS
-    )
-
-
-def _base_overlay(ctx: DiffContext) -> tuple[dict[str, bytes | None], list[str]]:
-    """What to put back (path -> base content or None), and the base test files to run."""
-    touched = [f for f in ctx.files if not f.binary
-               and (ctx.is_test_file(f.path) or _is_runner_config(f.path))]
-    base_blobs = ctx.read(ctx.base, [f.path for f in touched])
-    files = {f.path: base_blobs[f.path] for f in touched}
-    to_run = sorted(p for p, blob in files.items()
-                    if blob is not None and ctx.is_test_file(p) and p.endswith(".py"))
-    return files, to_run
 
 
 def _finding(name: str, file: str | None, line: int | None, message: str) -> Finding:
@@ -56,24 +37,30 @@ def _finding(name: str, file: str | None, line: int | None, message: str) -> Fin
     return Finding(file or ".", line or 1, "base-test-failed", text, severity="warning")
 
 
+def _names(paths: list[str], limit: int = 5) -> str:
+    shown = ", ".join(paths[:limit])
+    return shown + (f" and {len(paths) - limit} more" if len(paths) > limit else "")
+
+
 def run(ctx: DiffContext, ws: Workspace, command: str) -> CheckResult:
-    files, to_run = _base_overlay(ctx)
+    tree = base_tree.plan(ctx, ws.checkout)
+    files, to_run = dict(tree.files), tree.to_run
     base_cfg = ctx.pytest_config(ctx.base)
     config_changed = base_cfg != ctx.pytest_config(ctx.head)
-    infrastructure_changed = any(_is_runner_config(p) for p in files)
-    if not to_run and not infrastructure_changed and not config_changed:
+    if not to_run and not tree.configs_changed and not config_changed:
         why = "no base test file changed" if files else "no test file changed"
         return CheckResult(ID, TITLE, "passed", False, why)
     extra: list[str] = []
     if base_cfg.path is not None or config_changed:
         files[BASE_INI] = base_cfg.to_ini().encode()
         extra = ["-c", os.path.join(ws.checkout, BASE_INI), "--rootdir", ws.checkout]
-    scoped = bool(to_run) and single_pytest_args(command) is not None
-    full = command + "".join(" " + shlex.quote(p) for p in to_run) if scoped else command
+    narrowed = scoped_command.narrowed(command, to_run, ws.checkout)
     with overlay(ws.checkout, files):
-        result = run_tests(ws, full, os.path.join(ws.scratch, "base-tests.xml"),
-                           extra_addopts=extra, log=ws.log("base-tests"))
-    what = f"{len(to_run)} base test file(s)" if scoped else "the suite with the base's tests"
+        result = run_tests(ws, narrowed or command,
+                           os.path.join(ws.scratch, "base-tests.xml"), extra_addopts=extra,
+                           log=ws.log("base-tests"))
+    what = (f"{len(to_run)} base test file(s) ({_names(to_run)})" if narrowed else
+            "the suite with the base's tests" + (f" ({_names(to_run)})" if to_run else ""))
     findings = tuple(_finding(t.name, t.file, t.line, t.message) for t in result.failed_tests)
     duration = result.completed.duration_s
     if result.passed:
@@ -85,4 +72,3 @@ def run(ctx: DiffContext, ws: Workspace, command: str) -> CheckResult:
                        f"{what} fail on the head code ({result.problem()})",
                        detail=detail.excerpt(result.failed_tests, result.completed.output),
                        findings=findings, duration_s=duration)
-

@@ -7,15 +7,16 @@ import shutil
 from collections.abc import Iterator, Mapping
 
 
-def _read(path: str) -> bytes | None:
+def _read(path: str) -> tuple[bytes, int] | None:
+    """A file's content and mode bits; None when there is no file."""
     try:
         with open(path, "rb") as f:
-            return f.read()
-    except FileNotFoundError:
+            return f.read(), os.stat(f.fileno()).st_mode & 0o7777
+    except (FileNotFoundError, IsADirectoryError):
         return None
 
 
-def _write(path: str, content: bytes | None) -> None:
+def _write(path: str, content: bytes | None, mode: int | None = None) -> None:
     if content is None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(path)
@@ -23,6 +24,8 @@ def _write(path: str, content: bytes | None) -> None:
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
     with open(path, "wb") as f:
         f.write(content)
+    if mode is not None:
+        os.chmod(path, mode)
 
 
 def _take_out_links(root: str, rel: str, links: dict[str, str]) -> None:
@@ -48,8 +51,9 @@ def _put_back_link(root: str, sub: str, target: str) -> None:
 
 @contextlib.contextmanager
 def overlay(root: str, files: Mapping[str, bytes | None]) -> Iterator[None]:
-    """Write `files` (relative path -> content, None removes it) under `root`; restore on exit.
-    Symlinks on the way are replaced for the while, never written through."""
+    """Write `files` (relative path -> content, None removes it) under `root`; put every one
+    back as it was (content and mode) on exit, also on Ctrl-C. Symlinks on the way are
+    replaced for the while, never written through."""
     links: dict[str, str] = {}
     try:
         for rel in files:
@@ -60,8 +64,8 @@ def overlay(root: str, files: Mapping[str, bytes | None]) -> Iterator[None]:
                 _write(os.path.join(root, rel), content)
             yield
         finally:
-            for rel, content in saved.items():
-                _write(os.path.join(root, rel), content)
+            for rel, was in saved.items():
+                _write(os.path.join(root, rel), *(was or (None, None)))
     finally:
         for sub in sorted(links, key=len, reverse=True):
             _put_back_link(root, sub, links[sub])

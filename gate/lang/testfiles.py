@@ -48,3 +48,30 @@ def is_test_file(
 
 def is_test_infrastructure(path: str) -> bool:
     return posixpath.basename(path) in INFRASTRUCTURE
+
+
+# Directories that hold a test tree: the tests and what they read (data, helpers, fixtures,
+# snapshots, __init__.py, conftest.py). Go keeps its test data in `testdata`.
+TREE_DIRS = frozenset({"tests", "test", "__tests__", "spec", "specs", "testdata",
+                       "__snapshots__", "__fixtures__"})
+
+
+def test_tree(path: str) -> str | None:
+    """The test tree `path` lies in: the path up to its first test directory
+    (`pkg/tests/data/x.json` -> `pkg/tests`); None outside any."""
+    parts = path.split("/")
+    for i, part in enumerate(parts[:-1]):
+        if part in TREE_DIRS:
+            return "/".join(parts[:i + 1])
+    return None
+
+
+# Test trees that hold what the tests in their parent directory read.
+BESIDE = ("__snapshots__", "__fixtures__", "testdata")
+
+
+def beside(path: str) -> tuple[str, ...]:
+    """The test trees that belong to a test file outside any: its snapshots, fixtures and
+    Go's testdata, in its own directory."""
+    directory = posixpath.dirname(path)
+    return tuple(posixpath.join(directory, d) for d in BESIDE)

@@ -1,0 +1,104 @@
+"""What base-tests puts over the head checkout: the base's whole test tree where the change
+touched it, and the base's Rust test modules over the head's source.
+
+A test tree is a test directory (`tests/`, `test/`, `__tests__/`, `spec/`, `testdata/`,
+snapshots; see `testfiles.test_tree`) that holds a changed file. In it every path that
+differs between base and head takes the base's content (data, fixtures, snapshots, helpers,
+`__init__.py`, conftest): what the head added goes, and so do files that git does not track
+(what the install or the suite runs wrote there). A test file outside any tree is put back
+alone, with the runner configs (conftest.py, jest/vitest/mocha configs) the change touched.
+"""
+from __future__ import annotations
+
+import dataclasses
+import fnmatch
+import os
+import posixpath
+from collections.abc import Iterable
+
+from gate.engine.context import DiffContext
+from gate.lang import rust_test_modules, testfiles
+from gate.vcs import git
+
+_RUNNER_CONFIGS = ("jest.config.*", "vitest.config.*", ".mocharc.*", "ava.config.*")
+
+
+def is_runner_config(path: str) -> bool:
+    name = posixpath.basename(path)
+    return testfiles.is_test_infrastructure(path) or any(
+        fnmatch.fnmatch(name, pattern) for pattern in _RUNNER_CONFIGS)
+
+
+@dataclasses.dataclass(frozen=True)
+class BaseTree:
+    files: dict[str, bytes | None]  # path -> the base's content; None: removed for the run
+    to_run: list[str]  # the base test files (and Rust sources with test modules) that run
+    configs_changed: bool  # a runner config differs: the whole command runs
+
+
+def _under(path: str, trees: Iterable[str]) -> bool:
+    return any(path.startswith(t + "/") for t in trees)
+
+
+def _reads(test: str, trees: Iterable[str]) -> bool:
+    """Whether `test` may read a tree: it lies in it, or beside it when the tree is the data
+    of the tests in its parent directory (Go's testdata, Jest's __snapshots__)."""
+    directory = posixpath.dirname(test)
+    return any(test.startswith(t + "/") or (posixpath.basename(t) in testfiles.BESIDE
+                                            and posixpath.dirname(t) == directory)
+               for t in trees)
+
+
+def _is_unit_source(path: str) -> bool:
+    """A Rust source outside any test tree: its tests are modules inside it."""
+    return path.endswith(".rs") and testfiles.test_tree(path) is None
+
+
+def _untracked(checkout: str, trees: list[str], tracked: set[str]) -> list[str]:
+    """Files (and links) under the trees in the checkout that the head does not track. Read
+    from the file system, not the checkout's git, which the judged code may have rewritten."""
+    out = []
+    for tree in trees:
+        for where, dirs, names in os.walk(os.path.join(checkout, tree)):
+            rel = os.path.relpath(where, checkout).replace(os.sep, "/")
+            links = [d for d in dirs if os.path.islink(os.path.join(where, d))]
+            out += [f"{rel}/{n}" for n in [*names, *links] if f"{rel}/{n}" not in tracked]
+    return sorted(out)
+
+
+def _rust_modules(ctx: DiffContext, sources: list[str]) -> dict[str, bytes]:
+    """The head's sources with the base's test modules put back, where they differ."""
+    base = ctx.read(ctx.base, sources)
+    head = ctx.read(ctx.head, sources)
+    out = {}
+    for path in sources:
+        head_text = head[path]
+        if head_text is None:
+            continue  # the code is gone: nothing to put the tests back over
+        merged = rust_test_modules.put_back(base[path] or b"", head_text)
+        if merged != head_text:
+            out[path] = merged
+    return out
+
+
+def plan(ctx: DiffContext, checkout: str) -> BaseTree:
+    changed = [path for _, path in git.changed_paths(ctx.repo, ctx.base, ctx.head)]
+    trees = sorted({t for t in map(testfiles.test_tree, changed) if t})
+    alone = [p for p in changed if not _under(p, trees) and not _is_unit_source(p)
+             and (ctx.is_test_file(p) or is_runner_config(p))]
+    trees += sorted({b for p in alone if ctx.is_test_file(p) for b in testfiles.beside(p)})
+    in_trees = [p for p in changed if _under(p, trees)]
+    files = dict(ctx.read(ctx.base, in_trees + alone))
+    tracked = set(git.ls_files(ctx.repo, ctx.head))
+    files.update({p: None for p in _untracked(checkout, trees, tracked) if p not in files})
+    rust = _rust_modules(ctx, [p for p in changed if _is_unit_source(p)])
+    files.update(rust)
+    present = {p for p, blob in files.items() if blob is not None}
+    to_run = {p for p in present if ctx.is_test_file(p) and not _is_unit_source(p)}
+    support = {t for t in trees for p in in_trees
+               if p.startswith(t + "/") and not ctx.is_test_file(p)}
+    if support:  # data or helpers changed: every base test of that tree may read them
+        to_run |= {p for p in git.ls_files(ctx.repo, ctx.base)
+                   if ctx.is_test_file(p) and _reads(p, support)}
+    return BaseTree(files, sorted(to_run | set(rust)),
+                    any(is_runner_config(p) for p in changed if p in files))

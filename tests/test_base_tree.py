@@ -1,0 +1,183 @@
+"""What base-tests puts back: the base's whole test tree where the change touched it, the
+base's Rust test modules, and the command narrowed to the files put back. Real repositories,
+real checkouts; the overlay puts the head's files back, also on Ctrl-C."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from gitrepo import make_change
+
+from gate.checks import base_tree
+from gate.engine import config
+from gate.engine.context import DiffContext
+from gate.execution import workspace
+from gate.execution.overlay import overlay
+from gate.lang import rust_test_modules
+from gate.outcomes.scoped_command import narrowed
+from gate.vcs import diff
+
+
+def plan(tmp_path: Path, base: dict[str, str | None], head: dict[str, str | None],
+         leftovers: dict[str, str] | None = None) -> base_tree.BaseTree:
+    repo, base_sha, head_sha = make_change(tmp_path / "r", base, head)
+    ctx = DiffContext(str(repo.path), base_sha, head_sha, config.Config(),
+                      diff.changed_files(str(repo.path), base_sha, head_sha))
+    checkout = workspace.checkout(str(repo.path), head_sha, str(tmp_path / "checkout"))
+    for rel, text in (leftovers or {}).items():  # what an install or a test run wrote
+        Path(checkout, rel).parent.mkdir(parents=True, exist_ok=True)
+        Path(checkout, rel).write_text(text)
+    return base_tree.plan(ctx, checkout)
+
+
+PY_BASE: dict[str, str | None] = {
+    "pyproject.toml": "[project]\nname = 'calc'\nversion = '0'\n",
+    "calc.py": "def add(a, b):\n    return a + b\n",
+    "tests/__init__.py": "",
+    "tests/helpers.py": "EXPECTED = 5\n",
+    "tests/data/expected.json": '{"sum": 5}\n',
+    "tests/test_calc.py": "def test_add():\n    pass\n",
+    "tests/unit/test_more.py": "def test_more():\n    pass\n",
+    "other/notes.txt": "kept\n",
+}
+
+
+def test_a_rewritten_data_file_brings_back_the_whole_tree_and_runs_its_tests(
+        tmp_path: Path) -> None:
+    tree = plan(tmp_path, PY_BASE, {
+        "tests/data/expected.json": '{"sum": 6}\n',
+        "tests/data/extra.json": "{}\n",
+        "tests/helpers.py": "EXPECTED = 6\n",
+        "tests/__init__.py": None,
+        "other/notes.txt": "changed\n",
+    }, leftovers={"tests/__pycache__/helpers.cpython-311.pyc": "x",
+                  "tests/data/written-by-install.txt": "x", "build/out.txt": "x"})
+    assert tree.files == {
+        "tests/data/expected.json": b'{"sum": 5}\n',
+        "tests/data/extra.json": None,
+        "tests/helpers.py": b"EXPECTED = 5\n",
+        "tests/__init__.py": b"",
+        "tests/__pycache__/helpers.cpython-311.pyc": None,
+        "tests/data/written-by-install.txt": None,
+    }
+    assert tree.to_run == ["tests/test_calc.py", "tests/unit/test_more.py"]
+    assert not tree.configs_changed
+
+
+def test_an_edited_test_file_alone_runs_alone_and_head_added_tests_go(tmp_path: Path) -> None:
+    tree = plan(tmp_path, PY_BASE, {
+        "tests/test_calc.py": "def test_add():\n    assert True\n",
+        "tests/test_new.py": "def test_new():\n    pass\n",
+    })
+    assert tree.files == {"tests/test_calc.py": b"def test_add():\n    pass\n",
+                          "tests/test_new.py": None}
+    assert tree.to_run == ["tests/test_calc.py"]
+
+
+def test_a_test_file_beside_the_code_brings_its_snapshots_and_runner_config(
+        tmp_path: Path) -> None:
+    base: dict[str, str | None] = {
+        "src/a.test.js": "test('a', () => {});\n",
+        "src/__snapshots__/a.test.js.snap": "exports[`a`] = `1`;\n",
+        "jest.config.js": "module.exports = {};\n", "src/a.js": "x\n"}
+    tree = plan(tmp_path, base, {
+        "src/__snapshots__/a.test.js.snap": "exports[`a`] = `2`;\n",
+        "jest.config.js": "module.exports = {testPathIgnorePatterns: ['a']};\n",
+        "src/a.js": "y\n"})
+    assert tree.files == {"src/__snapshots__/a.test.js.snap": b"exports[`a`] = `1`;\n",
+                          "jest.config.js": b"module.exports = {};\n"}
+    assert tree.to_run == ["src/a.test.js"]
+    assert tree.configs_changed
+
+
+def test_go_testdata_runs_the_tests_of_its_package(tmp_path: Path) -> None:
+    base: dict[str, str | None] = {
+        "go.mod": "module m\n", "calc/calc.go": "package calc\n",
+        "calc/calc_test.go": "package calc\n", "calc/testdata/want.txt": "5\n",
+        "other/other_test.go": "package other\n"}
+    tree = plan(tmp_path, base, {"calc/testdata/want.txt": "6\n",
+                                 "calc/extra_test.go": "package calc\n"})
+    assert tree.files == {"calc/testdata/want.txt": b"5\n", "calc/extra_test.go": None}
+    assert tree.to_run == ["calc/calc_test.go"]
+
+
+RUST = b"""\
+pub fn add(a: i32, b: i32) -> i32 { a + b }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn adds() { assert_eq!(super::add(2, 3), 5); }
+}
+"""
+
+
+def test_rust_sources_get_the_base_test_module_and_keep_the_head_code(tmp_path: Path) -> None:
+    head = RUST.replace(b"a + b }", b"a + b + 1 }").replace(b"), 5)", b"), 6)")
+    tree = plan(tmp_path, {"Cargo.toml": "", "src/lib.rs": RUST.decode(),
+                           "src/util.rs": "pub fn f() {}\n"},
+                {"src/lib.rs": head.decode(), "src/util.rs": "pub fn f() { }\n"})
+    assert tree.files == {"src/lib.rs": RUST.replace(b"a + b }", b"a + b + 1 }")}
+    assert tree.to_run == ["src/lib.rs"]
+
+
+def test_rust_put_back_replaces_removes_and_restores_modules() -> None:
+    added = b"\n#[cfg(all(test, unix))]\nmod more {\n    #[test]\n    fn x() {}\n}\n"
+    assert rust_test_modules.put_back(RUST, RUST + added) == RUST
+    without = RUST[:RUST.index(b"#[cfg(test)]")]
+    assert rust_test_modules.put_back(RUST, without) == without.rstrip(b"\n") + (
+        b"\n\n" + RUST[RUST.index(b"#[cfg(test)]"):])
+    not_a_test = b"mod tests {\n    pub fn helper() {}\n}\n"
+    assert rust_test_modules.test_modules(not_a_test) == {}
+    assert rust_test_modules.put_back(b"", not_a_test) == not_a_test
+
+
+def test_the_overlay_puts_the_head_back_with_its_modes_also_on_ctrl_c(tmp_path: Path) -> None:
+    (tmp_path / "tests").mkdir()
+    script = tmp_path / "tests" / "run.sh"
+    script.write_text("head\n")
+    script.chmod(0o755)
+    (tmp_path / "tests" / "added.py").write_text("added at head\n")
+    with pytest.raises(KeyboardInterrupt), overlay(str(tmp_path), {
+            "tests/run.sh": b"base\n", "tests/added.py": None, "tests/data/x.json": b"{}"}):
+        assert script.read_text() == "base\n"
+        assert not (tmp_path / "tests" / "added.py").exists()
+        raise KeyboardInterrupt
+    assert script.read_text() == "head\n"
+    assert os.stat(script).st_mode & 0o777 == 0o755
+    assert (tmp_path / "tests" / "added.py").read_text() == "added at head\n"
+    assert not (tmp_path / "tests" / "data" / "x.json").exists()
+
+
+@pytest.mark.parametrize(("command", "script", "expected"), [
+    ("python -m pytest -q", None, "python -m pytest -q t/a.py"),
+    ("npm test", "jest --ci", "npm test -- t/a.test.js"),
+    ("npm test", "node --test", "npm test -- t/a.test.js"),
+    ("npm test", "vitest run", "npm test -- t/a.test.js"),
+    ("npm test", "mocha --recursive", "npm test -- t/a.test.js"),
+    ("npx jest", None, "npx jest t/a.test.js"),
+    ("npm test", "jest --config jest.ci.js", None),  # a value the gate cannot tell from a path
+    ("npm test", "tsc && jest", None),
+    ("npm test", "node --test test/", None),
+    ("cargo test --all-features", None, "cargo test --all-features --test it --test more"),
+    ("cargo test -- --nocapture", None, None),
+    ("go test -race ./...", None, "go test -race ./calc ./more"),
+    ("go test ./... -run X", None, None),
+    ("make test", None, None),
+])
+def test_the_command_is_narrowed_only_when_its_runner_takes_paths(
+        tmp_path: Path, command: str, script: str | None, expected: str | None) -> None:
+    files = {"python": ["t/a.py"], "npm": ["t/a.test.js"], "npx": ["t/a.test.js"],
+             "cargo": ["tests/it.rs", "tests/more/main.rs"],
+             "go": ["calc/calc_test.go", "more/x_test.go"], "make": ["t/a.py"]}
+    if script is not None:
+        (tmp_path / "package.json").write_text(json.dumps({"scripts": {"test": script}}))
+    assert narrowed(command, files[command.split()[0]], str(tmp_path)) == expected
+
+
+def test_cargo_runs_every_target_when_a_helper_or_unit_module_is_among_the_files(
+        tmp_path: Path) -> None:
+    assert narrowed("cargo test", ["tests/common/mod.rs"], str(tmp_path)) is None
+    assert narrowed("cargo test", ["src/lib.rs", "tests/it.rs"], str(tmp_path)) is None
