@@ -126,6 +126,31 @@ def parallel_runs(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any
     return out
 
 
+def base_outcomes(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
+    """A gate run with the base's outcomes in the cache against one that runs the base's
+    suite (--no-cache), one after another and with --parallel; best of 2 interleaved. The
+    extra cost of the base's run against one suite run (of the 3)."""
+    suite = 0.3 if quick else 2.0
+    repo = work / "base-outcomes"
+    env = {**env, "XDG_CACHE_HOME": str(work / "cache")}  # the gate's cache: the bench's own
+    fixtures.python_project(repo, files=10, suite_seconds=suite)
+    gate(repo, "--runs", "1", env=env)  # untimed: fills the cache and the file cache
+    out: dict[str, Any] = {"suite_s": suite}
+    for mode, extra in (("sequential", ()), ("parallel", ("--parallel",))):
+        cached, uncached, one_run = [], [], []
+        for _ in range(1 if quick else 2):
+            cached.append(gate(repo, *extra, env=env)[0])
+            took, report = gate(repo, "--no-cache", *extra, env=env)
+            uncached.append(took)
+            ran = next(c for c in report["checks"] if c["id"] == "suite")
+            one_run.append(ran["duration_s"] / (1 if extra else 3))
+        c, u = min(cached), min(uncached)
+        out[mode] = {"cached_s": round(c, 2), "uncached_s": round(u, 2),
+                     "ratio_uncached_to_cached": round(u / c, 3),
+                     "base_run_in_suite_runs": round((u - c) / min(one_run), 2)}
+    return out
+
+
 def environment_creation(work: Path, quick: bool) -> dict[str, Any]:
     packages = TWENTY[:2] if quick else TWENTY
     wheels = fixtures.wheelhouse(work / "wheels20", packages)
@@ -223,6 +248,7 @@ def main() -> int:
             ("overhead", lambda: overhead(work, env, args.quick)),
             ("scoped_base_tests", lambda: scoped_base_tests(work, env, args.quick)),
             ("parallel_runs", lambda: parallel_runs(work, env, args.quick)),
+            ("base_outcomes", lambda: base_outcomes(work, env, args.quick)),
             ("environment_creation", lambda: environment_creation(work, args.quick)),
             ("memory", lambda: memory(work, args.quick)),
             ("scan_throughput", lambda: scan_throughput(work, args.quick)),

@@ -17,6 +17,7 @@ def run(
     runs: int | None = None,
     timeout: float | None = None,
     strict: bool | None = None,
+    cache: bool | None = None,
     progress: runner.Progress | None = None,
     logs: str | None = None,
 ) -> Report:
@@ -25,7 +26,8 @@ def run(
     base's config as the CLI flags do; `logs`, a new or empty directory for every command's
     full output, is `--logs DIR`."""
     options = runner.Options(base=base, head=head, repo=repo, install=install, test=test,
-                             runs=runs, timeout=timeout, strict=strict, logs=logs)
+                             runs=runs, timeout=timeout, strict=strict, cache=cache,
+                             logs=logs)
     return runner.run(options, progress)
 
 

@@ -54,6 +54,9 @@ def _parser() -> argparse.ArgumentParser:
                      help="run the suite runs side by side, each in its own checkout")
     run.add_argument("--logs", metavar="DIR",
                      help="write the full output of every command to DIR, one file each")
+    run.add_argument("--no-cache", dest="cache", action="store_false", default=None,
+                     help="run the base's suite again instead of taking its outcomes from "
+                          "$XDG_CACHE_HOME/gate, and keep nothing there")
     scan = sub.add_parser("scan", help="the diff checks only: no install, no test run")
     _add_common(scan)
     scan.add_argument("--staged", action="store_true",
@@ -214,7 +217,8 @@ def _dispatch(args: argparse.Namespace) -> int:
     options = runner.Options(
         base=args.base, head=args.head, repo=args.repo, strict=args.strict,
         install=args.install, test=args.test, runs=args.runs, timeout=args.timeout,
-        parallel=args.parallel, config=args.config, logs=args.logs)
+        parallel=args.parallel, cache=args.cache, config=args.config,
+        logs=args.logs)
     return _judge(runner.run, options, args)
 
 

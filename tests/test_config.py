@@ -45,7 +45,7 @@ def test_the_heads_config_is_not_the_one_read(tmp_path: Path) -> None:
     ({"test-paths": "tests/*"}, "key 'test-paths' must be a list of glob strings"),
     ({"strict": "yes"}, "key 'strict' must be true or false, got 'yes'"),
     ({"tests": "pytest"},
-     "unknown key 'tests' in the gate config; did you mean `test`? known keys: checks"),
+     "unknown key 'tests' in the gate config; did you mean `test`? known keys: cache"),
     ({"network": "no"}, """key 'network' must be "on" or "off", got 'no'"""),
     ({"checks": [{"name": "lint"}]}, "key 'checks' must be a list of tables"),
     ({"checks": [{"name": "a", "run": "x"}, {"name": "a", "run": "y"}]},

@@ -84,29 +84,29 @@ def test_an_interrupt_in_any_phase_stops_everything_and_removes_everything(
 
 @pytest.mark.usefixtures("offline_pip")
 @pytest.mark.slow
-def test_an_interrupt_while_the_test_count_collections_run_ends_them_at_once(
+def test_an_interrupt_while_the_base_outcomes_run_beside_the_suite_ends_them_at_once(
     tmp_path: Path
 ) -> None:
-    """The collections run on a thread beside the suite; Ctrl-C does not wait for them."""
-    pidfile = tmp_path / "collection.pid"
+    """Under --parallel the base's suite runs on a thread beside the head's; Ctrl-C does not
+    wait for it."""
+    pidfile = tmp_path / "base-run.pid"
     conftest = ("import os, time\n\n\ndef pytest_configure(config):\n"
-                "    if config.option.collectonly:\n"
-                f"        open({str(pidfile)!r}, 'w').write(str(os.getpid()))\n"
-                "        time.sleep(120)\n")
+                f"    open({str(pidfile)!r}, 'w').write(str(os.getpid()))\n"
+                "    time.sleep(120)\n")
     slow = "import time\n\n\ndef test_slow():\n    time.sleep(120)\n"
-    # The base's conftest hangs the base's collection; the head's no longer would.
+    # The base's conftest hangs the base's run; the head's no longer would.
     repo, _, _ = make_change(tmp_path / "r", project(**{"conftest.py": conftest}),
                              {"conftest.py": "", "tests/test_slow.py": slow})
     before = repo.snapshot()
     temp = tmp_path / "tmp"
     temp.mkdir()
-    proc = gate_process(repo.path, temp)
+    proc = gate_process(repo.path, temp, "--parallel")
     assert wait_until(lambda: pidfile.exists() and pidfile.read_text(), 120), proc.communicate()
-    collection = int(pidfile.read_text())
+    base_run = int(pidfile.read_text())
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)  # a bound, not a speed: the machine may be busy
     assert proc.returncode == 130, err
-    assert wait_until(lambda: not running(collection), 5)
+    assert wait_until(lambda: not running(base_run), 5)
     assert list(temp.iterdir()) == []
     assert repo.snapshot() == before
 

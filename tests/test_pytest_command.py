@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import pytest
 
-from gate.outcomes.count_drop import whole_suite
 from gate.outcomes.pytest_command import is_pytest, single_pytest_args
 
 
@@ -54,13 +53,3 @@ def test_a_command_that_does_not_run_pytest_itself(command: str) -> None:
 def test_only_a_single_invocation_can_take_more_paths(command: str,
                                                       args: list[str] | None) -> None:
     assert single_pytest_args(command) == args
-
-
-@pytest.mark.parametrize(("command", "whole"), [
-    (".venv/bin/pytest -q", True),
-    ("uv run pytest", True),
-    ("tox -e py", False),
-    ("pytest tests/unit", False),
-])
-def test_every_spelling_is_the_same_pytest_to_the_count_drop(command: str, whole: bool) -> None:
-    assert whole_suite(command) is whole

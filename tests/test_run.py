@@ -259,7 +259,8 @@ def test_a_suite_that_collects_no_test_fails(
     suite = check(report, "suite")
     assert suite["status"] == "failed"
     assert suite["summary"] == ("0 of 1 runs passed, 0/0 tests (run 1: exit 5: no tests "
-                                "collected); baseline: regression, passes at base")
+                                "collected) (base 2: 2 no longer run); baseline: regression, "
+                                "passes at base")
     assert [(f["rule"], f["line"]) for f in check(report, "tests-removed")["findings"]] == [
         ("test-removed", 4), ("test-removed", 8)]
     assert report["verdict"] == "fail"
@@ -318,8 +319,9 @@ def test_parallel_runs_that_interfere_are_rerun_one_after_another(
 def test_a_change_outside_tests_costs_only_the_suite_runs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """No test file, conftest or pytest setting changed: no base-tests rerun and no
-    collection comparison, so pytest starts exactly once per suite run."""
+    """No test file, conftest or pytest setting changed: no base-tests rerun, so pytest
+    starts once per suite run and once for the base's outcomes; a second change against the
+    same base takes those from the cache: once per suite run."""
     log = tmp_path / "sessions.log"
     conftest = (f"def pytest_sessionstart(session):\n"
                 f"    with open({str(log)!r}, 'a') as f:\n"
@@ -329,6 +331,11 @@ def test_a_change_outside_tests_costs_only_the_suite_runs(
     _, report = gate_run(capsys, repo.path, "--runs", "2")
     assert report["verdict"] == "pass"
     assert check(report, "base-tests")["summary"] == "no test file changed"
+    assert log.read_text() == "session\n" * 3
+    log.write_text("")
+    repo.commit({"calc/__init__.py": CALC + MUL + "\n\nTWO = 2\n"})
+    _, report = gate_run(capsys, repo.path, "--runs", "2")
+    assert report["verdict"] == "pass"
     assert log.read_text() == "session\n" * 2
 
 

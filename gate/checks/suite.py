@@ -117,10 +117,17 @@ def _silent(text: str) -> None:
 
 def run(ws: Workspace, command: str, runs: int, side_by_side: Sequence[Workspace] = (),
         tell: Callable[[str], None] = _silent) -> CheckResult:
-    """N runs one after another, or side by side in the `side_by_side` checkouts. Runs side
-    by side that do not all pass are run again one after another, which decide: when those
-    pass, the tests interfere with each other (a fixed port, a file written in a shared
-    place) and the summary says so."""
+    return run_with_outcomes(ws, command, runs, side_by_side, tell)[0]
+
+
+def run_with_outcomes(ws: Workspace, command: str, runs: int,
+                      side_by_side: Sequence[Workspace] = (),
+                      tell: Callable[[str], None] = _silent) -> tuple[CheckResult,
+                                                                       list[TestRun]]:
+    """N runs one after another, or side by side in the `side_by_side` checkouts, and the
+    runs that decided. Runs side by side that do not all pass are run again one after
+    another, which decide: when those pass, the tests interfere with each other (a fixed
+    port, a file written in a shared place) and the summary says so."""
     start = time.monotonic()
     note = ""
     if side_by_side:
@@ -149,4 +156,4 @@ def run(ws: Workspace, command: str, runs: int, side_by_side: Sequence[Workspace
     findings = _findings(results)
     return CheckResult(ID, TITLE, _status(results), True, summary, detail=text,
                        findings=tuple(findings), duration_s=time.monotonic() - start,
-                       tests=_counts(results, findings))  # wall time, also side by side
+                       tests=_counts(results, findings)), results  # wall time, also side by side

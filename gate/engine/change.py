@@ -22,6 +22,7 @@ class Options:
     timeout: float | None = None
     strict: bool | None = None
     parallel: bool | None = None
+    cache: bool | None = None  # False: neither read nor write the base outcomes' cache
     config: str | None = None  # a TOML file with the keys of .gate.toml, read from the base
     staged: bool = False  # judge the index against HEAD instead of --head (`gate scan --staged`)
     logs: str | None = None  # a directory for each command's full output (`gate run --logs`)
@@ -46,6 +47,7 @@ def prepare(options: Options) -> Change:
     overrides: dict[str, Any] = {
         "install": options.install, "test": options.test, "runs": options.runs,
         "timeout": options.timeout, "strict": options.strict, "parallel": options.parallel,
+        "cache": options.cache,
     }
     cfg = dataclasses.replace(cfg, **{k: v for k, v in overrides.items() if v is not None})
     user.validate(cfg.checks, registry.ORDER, cfg.source)

@@ -27,6 +27,7 @@ class Config:
     forbidden_paths: tuple[str, ...] = (".github/workflows/", ".github/actions/")
     checks: tuple[UserCheck, ...] = ()
     network: str = "on"
+    cache: bool = True  # the base outcomes are kept under $XDG_CACHE_HOME/gate
     source: str = "defaults"
 
 
@@ -71,6 +72,7 @@ _KEYS: dict[str, tuple[Any, str]] = {
                "a list of tables ([[tool.gate.checks]]) with `name` and `run` (strings), "
                "optional `required` (true or false) and `timeout` (seconds); names unique"),
     "network": (lambda v: v in ("on", "off"), '"on" or "off"'),
+    "cache": (lambda v: isinstance(v, bool), "true or false"),
 }
 _CHECK_KEYS: dict[str, Any] = {
     "name": lambda v: isinstance(v, str) and bool(v.strip()),

@@ -5,7 +5,7 @@ import functools
 import time
 from collections.abc import Callable
 
-from gate.checks import allow, base_tests, registry, tests_removed, user
+from gate.checks import allow, base_tests, registry, skip_markers, tests_removed, user
 from gate.checks.harness import leftovers
 from gate.engine import background, redact, runtime
 from gate.engine.change import Change, Options, prepare
@@ -14,7 +14,7 @@ from gate.engine.progress import OneAtATime, Progress, timed
 from gate.engine.verdict import decide
 from gate.execution import logs as command_logs
 from gate.models import CheckResult, Report
-from gate.outcomes import count_drop
+from gate.outcomes import compare
 
 __all__ = ["Options", "Progress", "run", "scan"]
 
@@ -53,10 +53,14 @@ def run(options: Options, progress: Progress | None = None) -> Report:
                                     "gate-diff-checks")
     ran = runtime.checks(change, progress, logs)
     scanned_results = scanned.result()
-    removed = count_drop.merge(scanned_results[tests_removed.ID], list(ran.not_run))
+    removed = compare.add_findings(scanned_results[tests_removed.ID], ran.not_run,
+                                   "test(s) that passed at base no longer run")
+    skipped = compare.add_findings(scanned_results[skip_markers.ID], ran.skipped,
+                                   "test(s) that passed at base are skipped at run time",
+                                   window=3)
     harness = leftovers.merge(scanned_results[leftovers.CHECK_ID], list(ran.left_behind))
     return _report(change, {**scanned_results, **ran.checks, tests_removed.ID: removed,
-                            leftovers.CHECK_ID: harness}, start)
+                            skip_markers.ID: skipped, leftovers.CHECK_ID: harness}, start)
 
 
 def scan(options: Options, progress: Progress | None = None) -> Report:

@@ -1,5 +1,7 @@
 """The runtime checks: install, suite and base-tests on a fresh checkout of the head, the
-user checks, the test-count collections beside the suite, and the baseline when needed."""
+user checks, the base's outcomes (one run of the base's suite on a fresh checkout of the
+base, beside the suite under `parallel`, or from the cache) compared with the head's, and
+the baseline."""
 from __future__ import annotations
 
 import dataclasses
@@ -17,29 +19,33 @@ from gate.execution import installer, network, venv, workspace
 from gate.execution.environment import clean_env, with_venv
 from gate.execution.logs import Logs
 from gate.models import CheckResult, Finding
-from gate.outcomes import baseline, count_drop, detect
-from gate.outcomes.pytest_command import is_pytest
+from gate.outcomes import base_run, baseline, compare, detect, outcome_cache
+from gate.outcomes.testrun import TestRun
 
 
 @dataclasses.dataclass
 class RuntimeResults:
-    """The runtime checks' results by id (user checks by name); the tests defined at head that
-    no longer run (the count drop), which `tests-removed` reports; and what the install left
-    where the tests load it, which `harness` reports."""
+    """The runtime checks' results by id (user checks by name), what the base's outcomes found:
+    tests that passed at base and no longer run at head (for `tests-removed`) and tests that
+    passed at base and are skipped at head (for `skip-markers`); and what the install left where
+    the tests load it (for `harness`)."""
     checks: dict[str, CheckResult]
     not_run: tuple[Finding, ...] = ()
-    left_behind: tuple[Finding, ...] = ()  # what the install left where tests load it
+    skipped: tuple[Finding, ...] = ()
+    left_behind: tuple[Finding, ...] = ()
 
 
 def _fresh_workspace(root: str, checkout: str, timeout: float,
-                     test_prefix: tuple[str, ...] = (), logs: Logs | None = None) -> Workspace:
+                     test_prefix: tuple[str, ...] = (), logs: Logs | None = None,
+                     run_root: str | None = None) -> Workspace:
     """The clean environment, with a new virtual environment for a Python project. Its
-    temporary directory is the run's own, so what commands leave there goes with the run."""
+    temporary directory is the run's own, so what commands leave there goes with the run
+    (whose root is `run_root`, by default `root`)."""
     scratch, tmp = os.path.join(root, "scratch"), os.path.join(root, "tmp")
     os.mkdir(scratch)
     os.mkdir(tmp)
     env = {**clean_env(), "TMPDIR": tmp,
-           workspace.run_marker(root): "1"}  # killed when the run ends
+           workspace.run_marker(run_root or root): "1"}  # killed when the run ends
     if detect.is_python(checkout):
         env = with_venv(installer.uv_settings(env), venv.create(os.path.join(root, "venv")))
     return Workspace(checkout, scratch, env, timeout, test_prefix, logs)
@@ -53,10 +59,16 @@ def _user_checks(change: Change, ws: Workspace, progress: Progress,
 
 
 def _baseline(change: Change, ws: Workspace, progress: Progress,
-              results: dict[str, CheckResult]) -> None:
-    """The required checks that failed on the head, run on the base and classified."""
+              base: base_run.BaseOutcomes | None, results: dict[str, CheckResult]) -> None:
+    """The required checks that failed on the head, classified against the base: the suite
+    by the base's outcomes, the others by a run on the base."""
     cfg = change.config
     failing = {k: r for k, r in results.items() if baseline.needed(r)}
+    if suite.ID in failing and base is not None:
+        failed = failing.pop(suite.ID)
+        results[suite.ID] = redact.check(
+            baseline.classify_suite(failed, base.counts, base.passed) if base.installed
+            else baseline.not_installed(failed, cfg.install or "the install"))
     if failing:
         for check_id in failing:
             progress.step(check_id, "failed: running it on the base to tell a regression "
@@ -70,26 +82,33 @@ def _baseline(change: Change, ws: Workspace, progress: Progress,
         results.update({k: redact.check(r) for k, r in classified.items()})
 
 
-def _collections(change: Change, ws: Workspace, root: str,
-                 command: str) -> count_drop.Collections | None:
-    """The collections for the test-count comparison (pytest only), when the change touches
-    what decides them; run beside the suite."""
-    if (not detect.is_python(ws.checkout) or not is_pytest(command)
-            or not count_drop.may_change_collection(change.diff)):
-        return None
-    base = workspace.checkout(change.repo, change.diff.base, os.path.join(root, "base"))
-    return count_drop.collect(base, ws.checkout, command, ws.env, ws.timeout)
+def _base_outcomes(change: Change, root: str, prefix: tuple[str, ...], logs: Logs | None,
+                   ) -> base_run.BaseOutcomes | None:
+    """The base's suite, once, in its own checkout and environment; or from the cache."""
+    cfg = change.config
+    key = outcome_cache.key(change.diff.base, cfg.install, cfg.test) if cfg.cache else None
+    return base_run.run(
+        change.repo, change.diff.base, os.path.join(root, "base"),
+        lambda checkout: cfg.install or detect.install_command(checkout),
+        lambda checkout: cfg.test or detect.test_command(checkout),
+        lambda where, checkout: _fresh_workspace(where, checkout, cfg.timeout, prefix, logs,
+                                                 root),
+        key)
 
 
-def _count_drop(change: Change, ws: Workspace, sets: count_drop.Collections | None,
-                ) -> list[Finding]:
-    """Tests collected at base that the head no longer runs (before base-tests puts the
-    base's files over the checkout)."""
-    if sets is None:
-        return []
-    head = count_drop.head_collection(sets, os.path.join(ws.scratch, suite.FIRST_REPORT),
-                                      ws.checkout, ws.env, ws.timeout)
-    return count_drop.findings(change.diff, sets.base, head) if head is not None else []
+def _compared(change: Change, base: base_run.BaseOutcomes | None, runs: list[TestRun],
+              results: dict[str, CheckResult]) -> compare.Comparison:
+    """The head's first counted run against the base's outcomes; the suite's summary says
+    how many tests no longer run."""
+    head = next((r.counts for r in runs if r.counts is not None), None)
+    if base is None or base.counts is None or head is None or (
+            base.counts.runner != head.runner):
+        return compare.Comparison()
+    found = compare.compare(change.diff, base.counts, head)
+    if found.note:
+        ran = results[suite.ID]
+        results[suite.ID] = dataclasses.replace(ran, summary=ran.summary + found.note)
+    return found
 
 
 def _side_by_side(change: Change, ws: Workspace, root: str) -> list[Workspace]:
@@ -121,27 +140,35 @@ def _install(change: Change, root: str, checkout: str, progress: Progress,
 
 
 def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Progress,
-           results: dict[str, CheckResult]) -> tuple[Finding, ...]:
-    """The suite runs, the test-count drop, base-tests and the user checks."""
+           results: dict[str, CheckResult]) -> tuple[base_run.BaseOutcomes | None,
+                                                      compare.Comparison]:
+    """The suite runs and the base's outcomes (beside them under `parallel`, else after
+    them), compared; then base-tests and the user checks."""
     cfg = change.config
     spaces = _side_by_side(change, ws, root) if cfg.parallel and cfg.runs > 1 else []
-    # The collections of the test-count comparison run while the suite runs (they only read
-    # the checkout), and are done before base-tests puts the base's files over it.
-    collections = background.Background(
-        functools.partial(_collections, change, ws, root, command), "gate-collections")
+    outcomes = functools.partial(_base_outcomes, change, root, ws.test_prefix, ws.logs)
+    beside = background.Background(outcomes, "gate-base-outcomes") if cfg.parallel else None
+    runs: list[TestRun] = []
+
+    def run_suite() -> CheckResult:
+        result, done = suite.run_with_outcomes(ws, command, cfg.runs, spaces,
+                                                functools.partial(progress.step, suite.ID))
+        runs.extend(done)
+        return result
+
     try:
-        results[suite.ID] = timed(suite.ID, progress,
-                                  lambda: suite.run(ws, command, cfg.runs, spaces,
-                                                    functools.partial(progress.step, suite.ID)))
-    except BaseException:  # interrupted: end the collections before the root goes
-        workspace.end_commands(root)
-        collections.wait()
+        results[suite.ID] = timed(suite.ID, progress, run_suite)
+    except BaseException:  # interrupted: end the base's run before the root goes
+        if beside is not None:
+            workspace.end_commands(root)
+            beside.wait()
         raise
-    dropped = _count_drop(change, ws, collections.result())
+    base = beside.result() if beside is not None else outcomes()
+    found = _compared(change, base, runs, results)
     results[base_tests.ID] = timed(
         base_tests.ID, progress, lambda: base_tests.run(change.diff, ws, command))
     _user_checks(change, ws, progress, results)
-    return tuple(dropped)
+    return base, found
 
 
 def checks(change: Change, progress: Progress, logs: Logs | None = None) -> RuntimeResults:
@@ -152,7 +179,8 @@ def checks(change: Change, progress: Progress, logs: Logs | None = None) -> Runt
         checkout = workspace.checkout(change.repo, change.head, os.path.join(root, "checkout"))
         ws, installed, left = _install(change, root, checkout, progress, logs)
         results = {install.ID: installed}
-        not_run: tuple[Finding, ...] = ()
+        base: base_run.BaseOutcomes | None = None
+        found = compare.Comparison()
         test_cmd = cfg.test or detect.test_command(checkout)
         if installed.status != "passed":
             why = "skipped: the install did not succeed"
@@ -167,6 +195,6 @@ def checks(change: Change, progress: Progress, logs: Logs | None = None) -> Runt
                                                       required=False)
             _user_checks(change, ws, progress, results)
         else:
-            not_run = _tests(change, ws, root, test_cmd, progress, results)
-        _baseline(change, ws, progress, results)
-    return RuntimeResults(results, not_run, tuple(left))
+            base, found = _tests(change, ws, root, test_cmd, progress, results)
+        _baseline(change, ws, progress, base, results)
+    return RuntimeResults(results, found.not_run, found.skipped, tuple(left))

@@ -15,7 +15,8 @@ from gate.engine.config import UserCheck
 from gate.engine.context import Workspace
 from gate.execution import process, workspace
 from gate.models import CheckResult, Finding
-from gate.outcomes.testrun import TestRun, run_tests
+from gate.outcomes.record import Counts
+from gate.outcomes.testrun import run_tests
 
 REGRESSION = "regression"
 PRE_EXISTING = "pre-existing"
@@ -27,9 +28,9 @@ def needed(result: CheckResult) -> bool:
     return result.required and result.status == "failed"
 
 
-def _label(test_name: str, base: TestRun) -> str:
-    outcomes = {c.name: c.outcome for c in base.counts.cases} if base.counts else {}
-    if base.counts is not None and base.counts.complete:
+def _label(test_name: str, counts: Counts | None, base_passed: bool) -> str:
+    outcomes = {c.name: c.outcome for c in counts.cases} if counts else {}
+    if counts is not None and counts.complete:
         if outcomes.get(test_name) == "failed":
             return f"{PRE_EXISTING}: fails at base too"
         if test_name not in outcomes:
@@ -37,13 +38,15 @@ def _label(test_name: str, base: TestRun) -> str:
         return f"{REGRESSION}: passed at base"
     if test_name in outcomes:  # a runner that names only its failures
         return f"{PRE_EXISTING}: fails at base too"
-    if base.counts is not None:
+    if counts is not None:
         return f"{REGRESSION}: not among the base's failures"
-    return (f"{PRE_EXISTING}: the suite fails at base too" if not base.passed
+    return (f"{PRE_EXISTING}: the suite fails at base too" if not base_passed
             else f"{REGRESSION}: the suite passes at base")
 
 
-def _classify_suite(result: CheckResult, base: TestRun) -> CheckResult:
+def classify_suite(result: CheckResult, counts: Counts | None, base_passed: bool,
+                   ) -> CheckResult:
+    """The suite's failures, each labelled by the base's outcome of the same test."""
     findings: list[Finding] = []
     labels: list[str] = []
     for f in result.findings:
@@ -51,11 +54,11 @@ def _classify_suite(result: CheckResult, base: TestRun) -> CheckResult:
             findings.append(f)
             continue
         name = f.message.split(" failed in ", 1)[0].removeprefix("flaky: ")
-        label = _label(name, base)
+        label = _label(name, counts, base_passed)
         labels.append(label.split(":", 1)[0])
         findings.append(dataclasses.replace(f, message=f"{f.message} [{label}]"))
     if not labels:  # no test named: the run as a whole
-        return _classify_whole(result, base.passed)
+        return _classify_whole(result, base_passed)
     return dataclasses.replace(result, summary=result.summary + _tally(labels),
                                findings=tuple(findings))
 
@@ -69,6 +72,12 @@ def _tally(labels: Sequence[str]) -> str:
     if pre:
         parts.append(f"{pre} pre-existing, failing at base too: not this change's doing")
     return "; baseline: " + ", ".join(parts)
+
+
+def not_installed(result: CheckResult, command: str) -> CheckResult:
+    return dataclasses.replace(
+        result, summary=result.summary + f"; baseline: the base does not install either "
+                                          f"(`{command}`)")
 
 
 def _classify_whole(result: CheckResult, base_ok: bool) -> CheckResult:
@@ -104,7 +113,7 @@ def run(
         if "suite" in failing and test_command is not None:
             base_run = run_tests(ws, test_command, os.path.join(ws.scratch, "baseline.xml"),
                                  log=ws.log("baseline-suite"))
-            out["suite"] = _classify_suite(failing["suite"], base_run)
+            out["suite"] = classify_suite(failing["suite"], base_run.counts, base_run.passed)
         for check in user_checks:
             if check.name in failing:
                 done = process.run_shell(check.run, cwd=checkout, env=ws.env,

@@ -38,6 +38,7 @@ def parse(path: str) -> list[CaseResult] | None:
                 break
             if child.tag == "skipped":
                 outcome = "skipped"
+                message = child.get("message") or ""
         name = _display_name(case.get("classname", ""), case.get("name", ""), file)
         outcomes.append(CaseResult(name, file, line, outcome, message[:500]))
     return outcomes

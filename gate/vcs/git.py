@@ -167,3 +167,10 @@ def read_blobs(repo: str, ref: str, paths: Sequence[str]) -> dict[str, bytes | N
 
 def show(repo: str, ref: str, path: str) -> bytes | None:
     return read_blobs(repo, ref, [path])[path]
+
+
+def renames(repo: str, base: str, head: str) -> dict[str, str]:
+    """Old path -> new path for the files git sees renamed between base and head."""
+    out = run(repo, "diff", "-M", "--name-status", "-z", "--diff-filter=R", base, head, "--")
+    parts = [p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p]
+    return {parts[i + 1]: parts[i + 2] for i in range(0, len(parts) - 2, 3)}

@@ -1,0 +1,71 @@
+"""The base's suite, run once on a fresh checkout of the base with its own fresh environment:
+each test's outcome at base, which the head's runs are compared with (`compare.py`) and which
+gives the baseline (regression or pre-existing). Cached by base SHA and commands
+(`outcome_cache.py`)."""
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Callable
+from typing import Any
+
+from gate.engine.context import Workspace
+from gate.execution import process, workspace
+from gate.outcomes import outcome_cache
+from gate.outcomes.record import CaseResult, Counts
+from gate.outcomes.testrun import run_tests
+
+# (directory of its own, checkout) -> the fresh environment to run in
+MakeWorkspace = Callable[[str, str], Workspace]
+
+
+@dataclasses.dataclass(frozen=True)
+class BaseOutcomes:
+    counts: Counts | None  # None: no runner's report or summary was found
+    passed: bool  # the base's suite passed as a whole
+    installed: bool = True
+    cached: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        data.pop("cached")
+        return data
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> BaseOutcomes | None:
+        try:
+            counts = data["counts"]
+            if counts is not None:
+                cases = tuple(CaseResult(**c) for c in counts.pop("cases"))
+                counts = Counts(**counts, cases=cases)
+            return BaseOutcomes(counts, bool(data["passed"]), bool(data["installed"]), True)
+        except (KeyError, TypeError, AttributeError):
+            return None
+
+
+def run(repo: str, base_sha: str, root: str, install: Callable[[str], str | None],
+        test: Callable[[str], str | None], make_workspace: MakeWorkspace,
+        cache_key: str | None) -> BaseOutcomes | None:
+    """The base's outcomes, from the cache when `cache_key` has an entry; None when the base
+    has no test command."""
+    if cache_key is not None:
+        entry = outcome_cache.load(cache_key)
+        found = BaseOutcomes.from_json(entry) if entry is not None else None
+        if found is not None:
+            return found
+    os.mkdir(root)
+    checkout = workspace.checkout(repo, base_sha, os.path.join(root, "checkout"))
+    ws = make_workspace(root, checkout)
+    command = test(checkout)
+    if command is None:
+        return None
+    install_command = install(checkout)
+    if install_command is not None:
+        done = process.run_shell(install_command, cwd=checkout, env=ws.env, timeout=ws.timeout)
+        if not done.ok:
+            return BaseOutcomes(None, False, installed=False)
+    result = run_tests(ws, command, os.path.join(ws.scratch, "base-outcomes.xml"))
+    outcomes = BaseOutcomes(result.counts, result.passed)
+    if cache_key is not None and not result.completed.timed_out:
+        outcome_cache.store(cache_key, outcomes.to_json())
+    return outcomes

@@ -1,0 +1,99 @@
+"""Every test that passed at base must pass at head: the base's outcomes against the head's
+first suite run. A test that passed at base and does not run at head (not collected,
+deselected, renamed out of discovery) is a `tests-removed` finding at its base location; one
+that passed at base and is skipped or xfailed at head is a `skip-markers` finding at its head
+location. Tests keep their identity by name (a parametrised case by its full id).
+
+Only runners that report every test (pytest, cargo test, go test -v) can name what no longer
+runs; for the others the suite's summary says how many ran at base."""
+from __future__ import annotations
+
+import dataclasses
+
+from gate.engine.context import DiffContext
+from gate.models import CheckResult, Finding
+from gate.outcomes.record import CaseResult, Counts
+from gate.vcs import git
+
+NOT_RUN = "not-run-at-head"
+SKIPPED = "skipped-at-head"
+
+
+@dataclasses.dataclass(frozen=True)
+class Comparison:
+    not_run: tuple[Finding, ...] = ()  # for tests-removed
+    skipped: tuple[Finding, ...] = ()  # for skip-markers
+    note: str = ""  # for the suite's summary: " (base 290: 130 no longer run)"
+
+
+def _place(case: CaseResult) -> tuple[str, int, str]:
+    return case.file or "", case.line or 0, case.name
+
+
+def _by_name(counts: Counts) -> dict[str, CaseResult]:
+    """One case per name; a passing one wins (a name the runner printed twice)."""
+    out: dict[str, CaseResult] = {}
+    for case in counts.cases:
+        if case.name not in out or case.outcome == "passed":
+            out[case.name] = case
+    return out
+
+
+def _why_not_run(ctx: DiffContext, case: CaseResult, renamed: dict[str, str]) -> str:
+    if case.file is None:
+        return "it is not collected at head"
+    if case.file in renamed:
+        return f"its file {case.file} was renamed to {renamed[case.file]}, out of discovery"
+    if ctx.text(ctx.head, case.file) is None:
+        return f"its file {case.file} is gone at head"
+    return ("its file is still there: deselected by config or a conftest, or its definition "
+            "moved where the runner does not look")
+
+
+def _not_run(ctx: DiffContext, gone: list[CaseResult]) -> list[Finding]:
+    renamed = git.renames(ctx.repo, ctx.base, ctx.head) if gone else {}
+    return [Finding(case.file or ".", case.line or 1, NOT_RUN,
+                    f"`{case.name}` passed at base and does not run at head: "
+                    f"{_why_not_run(ctx, case, renamed)}", severity="error")
+            for case in gone]
+
+
+def _skipped(cases: list[CaseResult]) -> list[Finding]:
+    out = []
+    for case in cases:
+        why = f" ({case.message.splitlines()[0][:200]})" if case.message.strip() else ""
+        out.append(Finding(case.file or ".", case.line or 1, SKIPPED,
+                           f"`{case.name}` passed at base and is skipped or xfailed at head, "
+                           f"at run time{why}", severity="error"))
+    return out
+
+
+def compare(ctx: DiffContext, base: Counts, head: Counts | None) -> Comparison:
+    if head is None:
+        return Comparison()
+    if not (base.complete and head.complete):
+        dropped = base.passed - head.passed - head.failed
+        note = f" (base {base.ran}: {dropped} no longer run)" if dropped > 0 else ""
+        return Comparison(note=note)
+    at_base, at_head = _by_name(base), _by_name(head)
+    passed = [c for c in at_base.values() if c.outcome == "passed"]
+    gone = sorted((c for c in passed if c.name not in at_head), key=_place)
+    skipped = sorted((at_head[c.name] for c in passed
+                      if c.name in at_head and at_head[c.name].outcome == "skipped"),
+                     key=_place)
+    note = f" (base {base.ran}: {len(gone)} no longer run)" if gone else ""
+    return Comparison(tuple(_not_run(ctx, gone)), tuple(_skipped(skipped)), note)
+
+
+def add_findings(result: CheckResult, extra: tuple[Finding, ...], what: str,
+                 window: int = 0) -> CheckResult:
+    """A diff check's result with `extra` added, but for what it found at the same place
+    already (or within `window` lines above: a marker sits above the test it skips)."""
+    taken = {(f.path, f.line) for f in result.findings}
+    new = [f for f in extra if not any((f.path, f.line - d) in taken for d in range(window + 1))]
+    if not new:
+        return result
+    note = f"{len(new)} {what}"
+    summary = note if result.status == "passed" else f"{result.summary}; {note}"
+    return dataclasses.replace(result, status="failed", summary=summary,
+                               findings=(*result.findings, *new))

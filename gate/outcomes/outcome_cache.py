@@ -1,0 +1,49 @@
+"""The base outcomes kept between runs, under the user's cache directory
+(`$XDG_CACHE_HOME/gate/base-outcomes`, default `~/.cache/gate/...`), keyed by the base SHA,
+the install and test commands and the format of the entry: a second change against the same
+base pays nothing. Only the gate's own process reads and writes it; entries are written
+whole (a temporary file renamed into place), and one that does not read back is a miss."""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from typing import Any
+
+FORMAT = 1
+
+
+def directory() -> str:
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(cache, "gate", "base-outcomes")
+
+
+def key(base_sha: str, install: str | None, test: str | None) -> str:
+    text = json.dumps([FORMAT, base_sha, install, test])
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def load(name: str) -> dict[str, Any] | None:
+    try:
+        with open(os.path.join(directory(), name + ".json"), encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def store(name: str, data: dict[str, Any]) -> None:
+    """Write an entry; a cache that cannot be written is no error (the next run pays)."""
+    where = directory()
+    with contextlib.suppress(OSError):
+        os.makedirs(where, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=where, suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(data, f)
+            os.replace(tmp, os.path.join(where, name + ".json"))
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)

@@ -1,0 +1,209 @@
+"""Base outcomes, end to end: the base's suite run once on a fresh checkout of the base, its
+per-test outcomes compared with the head's; cached by base SHA and commands."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gitrepo import make_change
+from pyproject_fixture import PYPROJECT, project
+
+from gate import cli
+
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("offline_pip")]
+
+
+def gate_run(capsys: pytest.CaptureFixture[str], repo: Path, *args: str,
+             head: str = "change") -> dict[str, Any]:
+    cli.main(["run", "--repo", str(repo), "--base", "main", "--head", head, "--runs", "1",
+              "--format", "json", *args])
+    report: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return report
+
+
+def check(report: dict[str, Any], check_id: str) -> dict[str, Any]:
+    return next(c for c in report["checks"] if c["id"] == check_id)
+
+
+def where(result: dict[str, Any]) -> list[tuple[str, int, str]]:
+    return [(f["path"], f["line"], f["rule"]) for f in result["findings"]]
+
+
+TEST_B = """\
+from calc import add
+
+
+class TestAdding:
+    def test_small(self):
+        assert add(1, 1) == 2
+
+    def test_large(self):
+        assert add(10**6, 1) == 10**6 + 1
+
+
+def test_zero():
+    assert add(0, 0) == 0
+"""
+WITH_TESTPATHS = PYPROJECT + '\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n'
+
+
+def test_a_test_file_renamed_out_of_discovery_names_every_test_that_no_longer_runs(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The classes live on under a new file name outside `testpaths`: no definition is
+    removed and the suite is all green; the base's outcomes say what stopped running."""
+    base = project(**{"pyproject.toml": WITH_TESTPATHS, "tests/test_b.py": TEST_B})
+    repo, _, _ = make_change(tmp_path / "r", base, {
+        "tests/test_b.py": None, "legacy/test_b.py": TEST_B})
+    report = gate_run(capsys, repo.path)
+    assert check(report, "suite")["summary"] == (
+        "1 of 1 runs passed, 2/2 tests (base 5: 3 no longer run)")
+    removed = check(report, "tests-removed")
+    assert where(removed) == [("tests/test_b.py", 5, "not-run-at-head"),
+                              ("tests/test_b.py", 8, "not-run-at-head"),
+                              ("tests/test_b.py", 12, "not-run-at-head")]
+    assert removed["findings"][0]["message"] == (
+        "`tests/test_b.py::TestAdding::test_small` passed at base and does not run at head: "
+        "its file tests/test_b.py was renamed to legacy/test_b.py, out of discovery")
+    assert report["verdict"] == "needs-review"
+
+
+SKIPS_QUIETLY = """\
+import pytest
+
+from calc import add, sub
+
+
+def test_add():
+    assert add(2, 3) == 5
+
+
+def test_sub():
+    getattr(pytest, "sk" + "ip")("later")
+    assert sub(5, 3) == 2
+"""
+
+
+def test_a_test_skipped_at_run_time_by_a_call_no_marker_rule_knows_is_named(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo, _, _ = make_change(tmp_path / "r", project(), {
+        "calc/__init__.py": "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n"
+                            "    return 0\n",
+        "tests/test_calc.py": SKIPS_QUIETLY})
+    report = gate_run(capsys, repo.path)
+    assert check(report, "suite")["summary"] == "1 of 1 runs passed, 1/1 tests, 1 skipped"
+    skipped = check(report, "skip-markers")
+    assert (skipped["status"], skipped["summary"]) == (
+        "failed", "1 test(s) that passed at base are skipped at run time")
+    assert where(skipped) == [("tests/test_calc.py", 10, "skipped-at-head")]
+    assert skipped["findings"][0]["message"] == (
+        "`tests/test_calc.py::test_sub` passed at base and is skipped or xfailed at head, "
+        "at run time (later)")
+    assert report["verdict"] == "needs-review"
+
+
+def test_an_honest_change_has_nothing_to_say_about_base_outcomes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo, _, _ = make_change(tmp_path / "r", project(), {
+        "tests/test_more.py": "from calc import add\n\n\ndef test_more():\n"
+                              "    assert add(1, 2) == 3\n"})
+    report = gate_run(capsys, repo.path)
+    assert check(report, "suite")["summary"] == "1 of 1 runs passed, 3/3 tests"
+    assert where(check(report, "tests-removed")) == []
+    assert where(check(report, "skip-markers")) == []
+    assert report["verdict"] == "pass", report
+
+
+COUNTING_CONFTEST = """\
+def pytest_sessionstart(session):
+    with open({log!r}, "a") as f:
+        f.write("session\\n")
+"""
+
+
+def test_the_base_outcomes_are_cached_by_base_sha_and_commands(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The first change runs the base's suite once beside its own; a second change against
+    the same base takes the base's outcomes from the cache; --no-cache runs it again and
+    writes nothing."""
+    log = tmp_path / "sessions.log"
+    repo, _, _ = make_change(tmp_path / "r", project(**{
+        "conftest.py": COUNTING_CONFTEST.format(log=str(log))}), {"README": "one\n"})
+    cache = Path(os.environ["XDG_CACHE_HOME"]) / "gate" / "base-outcomes"
+    gate_run(capsys, repo.path)
+    assert log.read_text() == "session\n" * 2  # the head's run and the base's
+    [entry] = list(cache.iterdir())
+    assert entry.suffix == ".json"
+    repo.git("checkout", "-q", "main")
+    repo.branch("second")
+    repo.commit({"README": "two\n"})
+    log.write_text("")
+    report = gate_run(capsys, repo.path, head="second")
+    assert log.read_text() == "session\n"  # the head's run only
+    assert check(report, "suite")["summary"] == "1 of 1 runs passed, 2/2 tests"
+    entry.unlink()
+    log.write_text("")
+    gate_run(capsys, repo.path, "--no-cache", head="second")
+    assert log.read_text() == "session\n" * 2
+    assert list(cache.iterdir()) == []
+
+
+@pytest.fixture
+def cargo_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """cargo offline, with the toolchain of this machine (tests move HOME)."""
+    cargo = shutil.which("cargo")
+    if cargo is None:
+        pytest.skip("cargo is not installed: the Rust base outcomes need it")
+    rustup_home = Path(cargo).resolve().parents[2] / ".rustup"  # ~/.cargo/bin/cargo
+    if "RUSTUP_HOME" not in os.environ and rustup_home.is_dir():
+        monkeypatch.setenv("RUSTUP_HOME", str(rustup_home))
+    monkeypatch.setenv("CARGO_HOME", str(tmp_path / "cargo-home"))
+    monkeypatch.setenv("CARGO_NET_OFFLINE", "true")
+
+
+RUST_LIB = """\
+pub fn add(a: i32, b: i32) -> i32 {
+    a + b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adds() {
+        assert_eq!(add(2, 3), 5);
+    }
+
+    #[test]
+    fn adds_zero() {
+        assert_eq!(add(0, 0), 0);
+    }
+}
+"""
+
+
+@pytest.mark.usefixtures("cargo_env")
+def test_a_rust_test_compiled_out_by_a_cfg_no_marker_rule_knows_is_named(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The definition is still there (no test removed) and no skip marker is added: a
+    feature that is never on compiles the test out. cargo test says every test it ran; the
+    base's outcomes say which one no longer runs."""
+    repo, _, _ = make_change(tmp_path / "r", {
+        "Cargo.toml": '[package]\nname = "tiny"\nversion = "0.1.0"\nedition = "2021"\n',
+        "src/lib.rs": RUST_LIB, ".gitignore": "target/\n"}, {
+        "src/lib.rs": RUST_LIB.replace("a + b\n", "a * b\n").replace(
+            "    #[test]\n    fn adds() {", '    #[test]\n    #[cfg(feature = "slow")]\n'
+                                           "    fn adds() {")})
+    report = gate_run(capsys, repo.path, "--test", "cargo test")
+    assert check(report, "suite")["summary"] == (
+        "1 of 1 runs passed, 1/1 tests (base 2: 1 no longer run)")
+    removed = check(report, "tests-removed")
+    assert where(removed) == [("src/lib.rs", 1, "not-run-at-head")]
+    assert removed["findings"][0]["message"] == (
+        "`tests::adds` passed at base and does not run at head: its file is still there: "
+        "deselected by config or a conftest, or its definition moved where the runner does "
+        "not look")
