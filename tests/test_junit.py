@@ -28,7 +28,7 @@ def test_outcomes_with_names_files_and_one_based_lines(tmp_path: Path) -> None:
                     "assert 1 == 2"),
         CaseResult("tests/test_a.py::test_err", "tests/test_a.py", 13, "failed",
                     "fixture broke"),
-        CaseResult("tests/test_a.py::test_skip", "tests/test_a.py", 16, "skipped"),
+        CaseResult("tests/test_a.py::test_skip", "tests/test_a.py", 16, "skipped", "later"),
     ]
 
 
