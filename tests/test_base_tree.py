@@ -66,6 +66,30 @@ def test_a_rewritten_data_file_brings_back_the_whole_tree_and_runs_its_tests(
     assert not tree.configs_changed
 
 
+def test_a_test_tree_made_a_link_out_of_the_checkout_is_not_walked(tmp_path: Path) -> None:
+    """The head points `tests` at a directory outside: nothing there is listed (nor removed
+    by the overlay); the base's files come back in place of the link."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "precious.txt").write_text("keep\n")
+    repo, base_sha, _ = make_change(tmp_path / "r", PY_BASE, {})
+    repo.git("rm", "-q", "-r", "tests")
+    os.symlink(outside, repo.path / "tests")
+    repo.git("add", "tests")
+    repo.git("commit", "-q", "-m", "link")
+    head_sha = repo.git("rev-parse", "HEAD").strip()
+    ctx = DiffContext(str(repo.path), base_sha, head_sha, config.Config(),
+                      diff.changed_files(str(repo.path), base_sha, head_sha))
+    checkout = workspace.checkout(str(repo.path), head_sha, str(tmp_path / "checkout"))
+    tree = base_tree.plan(ctx, checkout)
+    assert not any("precious" in p for p in tree.files)
+    with overlay(checkout, tree.files):
+        assert Path(checkout, "tests", "helpers.py").read_text() == "EXPECTED = 5\n"
+    assert os.path.islink(Path(checkout, "tests"))
+    assert (outside / "precious.txt").read_text() == "keep\n"
+    assert sorted(p.name for p in outside.iterdir()) == ["precious.txt"]
+
+
 def test_an_edited_test_file_alone_runs_alone_and_head_added_tests_go(tmp_path: Path) -> None:
     tree = plan(tmp_path, PY_BASE, {
         "tests/test_calc.py": "def test_add():\n    assert True\n",

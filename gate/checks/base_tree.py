@@ -54,11 +54,20 @@ def _is_unit_source(path: str) -> bool:
     return path.endswith(".rs") and testfiles.test_tree(path) is None
 
 
+def _through_link(checkout: str, tree: str) -> bool:
+    """Whether the way to `tree` passes a symlink (the head may point `tests` at `/`)."""
+    parts = tree.split("/")
+    return any(os.path.islink(os.path.join(checkout, *parts[:i]))
+               for i in range(1, len(parts) + 1))
+
+
 def _untracked(checkout: str, trees: list[str], tracked: set[str]) -> list[str]:
     """Files (and links) under the trees in the checkout that the head does not track. Read
     from the file system, not the checkout's git, which the judged code may have rewritten."""
     out = []
     for tree in trees:
+        if _through_link(checkout, tree):
+            continue  # the overlay replaces the link for the run: nothing of its own to list
         for where, dirs, names in os.walk(os.path.join(checkout, tree)):
             rel = os.path.relpath(where, checkout).replace(os.sep, "/")
             links = [d for d in dirs if os.path.islink(os.path.join(where, d))]
