@@ -207,3 +207,49 @@ def test_a_rust_test_compiled_out_by_a_cfg_no_marker_rule_knows_is_named(
         "`tests::adds` passed at base and does not run at head: its file is still there: "
         "deselected by config or a conftest, or its definition moved where the runner does "
         "not look")
+
+
+NODE_TEST = """\
+const test = require('node:test');
+const assert = require('node:assert');
+const { add } = require('../calc');
+
+test('adds', () => {
+  assert.strictEqual(add(2, 3), 5);
+});
+
+test('adds zero', () => {
+  assert.strictEqual(add(0, 0), 0);
+});
+
+test('adds negatives', () => {
+  assert.strictEqual(add(-1, -1), -2);
+});
+"""
+
+
+def test_node_test_tests_that_stop_running_or_skip_at_run_time_are_named(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """node:test's TAP names every test: one no longer defined when CI is set, one skipped
+    through a computed name; no marker rule spells either."""
+    package = json.dumps({"name": "calc", "version": "1.0.0", "private": True,
+                          "scripts": {"test": "node --test"}})
+    calc = "exports.add = (a, b) => a + b;\n"
+    head_test = NODE_TEST.replace(
+        "test('adds zero', () => {", "if (!process.env.CI) test('adds zero', () => {").replace(
+        "test('adds negatives', () => {\n",
+        "test('adds negatives', (t) => {\n  return t['sk' + 'ip']('later');\n")
+    repo, _, _ = make_change(tmp_path / "r", {
+        "package.json": package, "calc.js": calc, "test/calc.test.js": NODE_TEST}, {
+        "calc.js": "exports.add = (a, b) => (a < 0 ? 0 : a + b);\n",
+        "test/calc.test.js": head_test})
+    report = gate_run(capsys, repo.path)
+    assert check(report, "suite")["summary"] == (
+        "1 of 1 runs passed, 1/1 tests, 1 skipped (base 3: 1 no longer run)")
+    removed = check(report, "tests-removed")
+    assert [f for f in where(removed) if f[2] == "not-run-at-head"] == [
+        ("test/calc.test.js", 9, "not-run-at-head")]
+    skipped = check(report, "skip-markers")
+    assert [f for f in where(skipped) if f[2] == "skipped-at-head"] == [
+        ("test/calc.test.js", 13, "skipped-at-head")]
+    assert report["verdict"] == "needs-review"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 
 from gate.engine.context import DiffContext
+from gate.lang import testdefs
 from gate.models import CheckResult, Finding
 from gate.outcomes.record import CaseResult, Counts
 from gate.vcs import git
@@ -50,17 +51,34 @@ def _why_not_run(ctx: DiffContext, case: CaseResult, renamed: dict[str, str]) ->
             "moved where the runner does not look")
 
 
+def _pinned(ctx: DiffContext, ref: str, case: CaseResult) -> CaseResult:
+    """A case the runner gave no file (node:test's passing tests) pinned to its definition
+    in a changed test file at `ref`, where one has its name."""
+    if case.file is not None:
+        return case
+    paths = [f.path for f in ctx.files if ctx.is_test_file(f.path)]
+    for path, text in ctx.read(ref, paths).items():
+        if text is None:
+            continue
+        source = text.decode("utf-8", "replace")
+        for definition in testdefs.extract(path, source).defs:
+            if definition.name == case.name:
+                return dataclasses.replace(case, file=path, line=definition.line)
+    return case
+
+
 def _not_run(ctx: DiffContext, gone: list[CaseResult]) -> list[Finding]:
     renamed = git.renames(ctx.repo, ctx.base, ctx.head) if gone else {}
+    gone = [_pinned(ctx, ctx.base, case) for case in gone]
     return [Finding(case.file or ".", case.line or 1, NOT_RUN,
                     f"`{case.name}` passed at base and does not run at head: "
                     f"{_why_not_run(ctx, case, renamed)}", severity="error")
             for case in gone]
 
 
-def _skipped(cases: list[CaseResult]) -> list[Finding]:
+def _skipped(ctx: DiffContext, cases: list[CaseResult]) -> list[Finding]:
     out = []
-    for case in cases:
+    for case in (_pinned(ctx, ctx.head, c) for c in cases):
         why = f" ({case.message.splitlines()[0][:200]})" if case.message.strip() else ""
         out.append(Finding(case.file or ".", case.line or 1, SKIPPED,
                            f"`{case.name}` passed at base and is skipped or xfailed at head, "
@@ -82,7 +100,7 @@ def compare(ctx: DiffContext, base: Counts, head: Counts | None) -> Comparison:
                       if c.name in at_head and at_head[c.name].outcome == "skipped"),
                      key=_place)
     note = f" (base {base.ran}: {len(gone)} no longer run)" if gone else ""
-    return Comparison(tuple(_not_run(ctx, gone)), tuple(_skipped(skipped)), note)
+    return Comparison(tuple(_not_run(ctx, gone)), tuple(_skipped(ctx, skipped)), note)
 
 
 def add_findings(result: CheckResult, extra: tuple[Finding, ...], what: str,

@@ -72,5 +72,14 @@ def run_tests(
     completed = process.run_argv([*ws.test_prefix, "/bin/sh", "-c", command], cwd=ws.checkout,
                                  env=env, timeout=ws.timeout, display=command, log=log)
     counts = results.read(completed.output, report)
-    return TestRun(completed, locate(counts, ws.checkout) if counts else None,
-                   expects_report=is_pytest(command))
+    return TestRun(completed, _relative(locate(counts, ws.checkout), ws.checkout)
+                   if counts else None, expects_report=is_pytest(command))
+
+
+def _relative(counts: Counts, checkout: str) -> Counts:
+    """Test names without the checkout's path (node:test names a file's tests by its
+    absolute path in some versions): the same test has the same name in every checkout."""
+    prefix = checkout.rstrip("/") + "/"
+    cases = tuple(dataclasses.replace(c, name=c.name.replace(prefix, "")) if prefix in c.name
+                  else c for c in counts.cases)
+    return dataclasses.replace(counts, cases=cases)

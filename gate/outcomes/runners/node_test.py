@@ -1,16 +1,19 @@
 """node:test: the TAP reporter's "# tests 4 / # pass 2 / # fail 1" (the spec reporter
-prints the same counts after an info sign)."""
+prints the same counts after an info sign), and each test's `ok` / `not ok` line under its
+`# Subtest:` path (`# SKIP` and `# TODO` are skipped). When every test the counts name has
+its line, the outcomes are complete: the base outcomes can name a test that no longer runs."""
 from __future__ import annotations
 
 import re
 
-from gate.outcomes.record import CaseResult, Counts
+from gate.outcomes.record import CaseResult, Counts, Outcome
 
 NAME = "node:test"
 _COUNT = re.compile(r"^[#\u2139] (tests|pass|fail|cancelled|skipped|todo) (\d+)\s*$",
                     re.M)
 _SUBTEST = re.compile(r"^( *)# Subtest: (.+?)\s*$")
 _NOT_OK = re.compile(r"^( *)not ok \d+ - (.+?)(?:\s+#\s.*)?$")
+_OK = re.compile(r"^( *)ok \d+ - (.+?)(?:\s+#\s*(SKIP|TODO)\b.*)?$", re.IGNORECASE)
 _LOCATION = re.compile(r"^\s+location: '(.+):(\d+):\d+'\s*$")
 _ERROR = re.compile(r"^\s+error: (.*)$")
 
@@ -61,7 +64,18 @@ def _cases(output: str) -> list[CaseResult]:
             case = _failure([*stack[:depth], failed.group(2)], _yaml(lines, i + 1))
             if case is not None:
                 cases.append(case)
+            continue
+        passed = _OK.match(line)
+        if passed and not _is_suite(_yaml(lines, i + 1)):
+            depth = len(passed.group(1)) // 4
+            outcome: Outcome = "skipped" if passed.group(3) else "passed"
+            cases.append(CaseResult(" > ".join([*stack[:depth], passed.group(2)]), None, None,
+                                    outcome))
     return cases
+
+
+def _is_suite(block: list[str]) -> bool:
+    return any(line.strip() == "type: 'suite'" for line in block)
 
 
 def parse(output: str, report: str) -> Counts | None:
@@ -70,4 +84,6 @@ def parse(output: str, report: str) -> Counts | None:
         return None
     failed = counts.get("fail", 0) + counts.get("cancelled", 0)
     skipped = counts.get("skipped", 0) + counts.get("todo", 0)
-    return Counts(NAME, counts["pass"], failed, skipped, tuple(_cases(output)), complete=False)
+    cases = tuple(_cases(output))
+    complete = len({c.name for c in cases}) == len(cases) == counts["tests"]
+    return Counts(NAME, counts["pass"], failed, skipped, cases, complete=complete)
