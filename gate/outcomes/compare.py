@@ -4,8 +4,8 @@ deselected, renamed out of discovery) is a `tests-removed` finding at its base l
 that passed at base and is skipped or xfailed at head is a `skip-markers` finding at its head
 location. Tests keep their identity by name (a parametrised case by its full id).
 
-Only runners that report every test (pytest, cargo test, go test -v) can name what no longer
-runs; for the others the suite's summary says how many ran at base."""
+Only runners that report every test (pytest, cargo test, go test -v, node:test) can name what
+no longer runs; for the others the suite's summary says how many ran at base."""
 from __future__ import annotations
 
 import dataclasses
