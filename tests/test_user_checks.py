@@ -150,4 +150,4 @@ def test_the_detail_holds_the_failing_test_within_1500_characters(
     [finding] = suite["findings"]
     assert (finding["path"], finding["line"]) == ("a.test.js", 4)
     assert finding["message"].startswith("total is right failed in 1 of 1 runs")
-    assert finding["message"].endswith("[regression: not among the base's failures]")
+    assert finding["message"].endswith("[regression: new at head]")  # node:test names all
