@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gitrepo import make_change
-from pyproject_fixture import PYPROJECT, project
+from helpers.gitrepo import make_change
+from helpers.pyproject_fixture import PYPROJECT, project
 
 from gate import cli
 

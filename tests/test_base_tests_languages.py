@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gitrepo import make_change
-from pyproject_fixture import CALC, project
+from helpers.gitrepo import make_change
+from helpers.pyproject_fixture import CALC, project
 
 from gate import cli
 

@@ -8,14 +8,15 @@ import os
 from pathlib import Path
 
 import pytest
-from gitrepo import make_change
+from helpers.gitrepo import make_change
 
-from gate.checks import base_tree
+from gate.checks import base_tests, base_tree
 from gate.engine import config
 from gate.engine.context import DiffContext
 from gate.execution import workspace
 from gate.execution.overlay import overlay
 from gate.lang import rust_test_modules
+from gate.outcomes.record import CaseResult
 from gate.outcomes.scoped_command import narrowed
 from gate.vcs import diff
 
@@ -205,3 +206,26 @@ def test_cargo_runs_every_target_when_a_helper_or_unit_module_is_among_the_files
         tmp_path: Path) -> None:
     assert narrowed("cargo test", ["tests/common/mod.rs"], str(tmp_path)) is None
     assert narrowed("cargo test", ["src/lib.rs", "tests/it.rs"], str(tmp_path)) is None
+
+
+MOCHA_BASE = (b"describe('calc', function () {\n"
+              b"  it('adds', function () {\n    assert.strictEqual(add(2, 3), 5)\n  })\n\n"
+              b"  it('adds negatives', function () {\n    assert.strictEqual(add(-2, -3), -5)\n"
+              b"  })\n})\n")
+
+
+@pytest.mark.parametrize(("name", "pinned"), [
+    ("calc > adds", ("test/calc.test.js", 2)),
+    ("calc > adds negatives", ("test/calc.test.js", 6)),
+    ("suite root > calc > adds negatives", ("test/calc.test.js", 6)),
+    ("calc > multiplies", (None, None)),
+])
+def test_a_failure_the_runner_gave_no_file_is_pinned_to_its_base_definition(
+        name: str, pinned: tuple[str | None, int | None]) -> None:
+    """Mocha names a failing test by its titles only: base-tests finds it in the base files
+    that ran, by the whole title; a title found nowhere stays unpinned."""
+    case = CaseResult(name, None, None, "failed")
+    files: dict[str, bytes | None] = {"test/calc.test.js": MOCHA_BASE,
+                                      "test/other.test.js": b"it('x', () => {})\n"}
+    got = base_tests.pin(case, files, ["test/calc.test.js", "test/other.test.js"])
+    assert (got.file, got.line) == pinned

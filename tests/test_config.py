@@ -68,7 +68,7 @@ def test_an_unknown_key_names_the_nearest_known_one(key: str, hint: str) -> None
     with pytest.raises(GateError) as info:
         config.parse({key: 1}, ".gate.toml")
     assert str(info.value) == (
-        f".gate.toml: unknown key {key!r} in the gate config; {hint}known keys: checks, "
+        f".gate.toml: unknown key {key!r} in the gate config; {hint}known keys: cache, checks, "
         "forbidden-paths, install, max-changed-files, network, parallel, runs, strict, test, "
         "test-paths, timeout")
 

@@ -88,8 +88,7 @@ def test_the_python_api_writes_them_too(tmp_path: Path) -> None:
                      test="sh check.sh", runs=1, logs=str(tmp_path / "logs"))
     assert report.verdict == "fail"
     assert sorted(os.listdir(tmp_path / "logs")) == [
-        "01-install.log", "02-suite-run-1.log", "03-baseline-install.log",
-        "04-baseline-suite.log"]
+        "01-install.log", "02-suite-run-1.log", "03-base-install.log", "04-base-suite.log"]
     assert "\ninstalled\n" in (tmp_path / "logs" / "01-install.log").read_text()
 
 
@@ -111,10 +110,12 @@ def test_a_run_writes_one_log_per_command(
     assert code == 3
     names = sorted(os.listdir(tmp_path / "logs"))
     assert names == ["01-install.log", "02-suite-run-1.log", "03-suite-run-2.log",
-                     "04-base-tests.log", "05-check-lint.log"]
+                     "04-base-install.log", "05-base-suite.log", "06-base-tests.log",
+                     "07-check-lint.log"]
     assert "\n# exit 0 after " in (tmp_path / "logs" / "02-suite-run-1.log").read_text()
-    base_tests = (tmp_path / "logs" / "04-base-tests.log").read_text()
+    assert "\n# exit 0 after " in (tmp_path / "logs" / "05-base-suite.log").read_text()
+    base_tests = (tmp_path / "logs" / "06-base-tests.log").read_text()
     assert "assert 6 == 5" in base_tests
     assert "\n# exit 1 after " in base_tests
-    assert "linted\n" in (tmp_path / "logs" / "05-check-lint.log").read_text()
+    assert "linted\n" in (tmp_path / "logs" / "07-check-lint.log").read_text()
 

@@ -1,13 +1,17 @@
 """base-tests: the base branch's test files, put back over the head code, still pass."""
 from __future__ import annotations
 
+import dataclasses
 import os
+from collections.abc import Mapping
 
 from gate.checks import base_tree
 from gate.engine.context import DiffContext, Workspace
 from gate.execution.overlay import overlay
+from gate.lang import testdefs
 from gate.models import CheckResult, Finding, Status
 from gate.outcomes import detail, scoped_command
+from gate.outcomes.record import CaseResult
 from gate.outcomes.testrun import run_tests
 
 ID = "base-tests"
@@ -37,6 +41,24 @@ def _finding(name: str, file: str | None, line: int | None, message: str) -> Fin
     return Finding(file or ".", line or 1, "base-test-failed", text, severity="warning")
 
 
+def pin(case: CaseResult, base_files: Mapping[str, bytes | None],
+            to_run: list[str]) -> CaseResult:
+    """A failing test the runner gave no file for (Mocha, Jest and others name only the
+    test), pinned to its definition in the base test files that ran, by its title."""
+    if case.file is not None:
+        return case
+    for path in to_run:
+        content = base_files.get(path)
+        if content is None:
+            continue
+        defs = testdefs.extract(path, content.decode("utf-8", "replace")).defs
+        found = next((d for d in defs if d.name == case.name), None) or next(
+            (d for d in defs if case.name.endswith(" > " + d.name)), None)
+        if found is not None:
+            return dataclasses.replace(case, file=path, line=found.line)
+    return dataclasses.replace(case, file=to_run[0]) if len(to_run) == 1 else case
+
+
 def _names(paths: list[str], limit: int = 5) -> str:
     shown = ", ".join(paths[:limit])
     return shown + (f" and {len(paths) - limit} more" if len(paths) > limit else "")
@@ -61,7 +83,8 @@ def run(ctx: DiffContext, ws: Workspace, command: str) -> CheckResult:
                            log=ws.log("base-tests"))
     what = (f"{len(to_run)} base test file(s) ({_names(to_run)})" if narrowed else
             "the suite with the base's tests" + (f" ({_names(to_run)})" if to_run else ""))
-    findings = tuple(_finding(t.name, t.file, t.line, t.message) for t in result.failed_tests)
+    failed = [pin(t, files, to_run) for t in result.failed_tests]
+    findings = tuple(_finding(t.name, t.file, t.line, t.message) for t in failed)
     duration = result.completed.duration_s
     if result.passed:
         return CheckResult(ID, TITLE, "passed", False, f"{what} pass on the head code",
@@ -70,5 +93,5 @@ def run(ctx: DiffContext, ws: Workspace, command: str) -> CheckResult:
         "error" if result.completed.not_found else "failed")
     return CheckResult(ID, TITLE, status, False,
                        f"{what} fail on the head code ({result.problem()})",
-                       detail=detail.excerpt(result.failed_tests, result.completed.output),
+                       detail=detail.excerpt(failed, result.completed.output),
                        findings=findings, duration_s=duration)

@@ -16,7 +16,7 @@ _CFG_TEST = re.compile(rb"^#\s*\[\s*cfg\s*\(.*\btest\b.*\)\s*\]$", re.DOTALL)
 
 
 def _parse(text: bytes) -> tree_sitter.Node:
-    return grammar.parser(grammar.GRAMMARS[".rs"]).parse(text).root_node
+    return grammar.parser(grammar.GRAMMARS["rust"]).parse(text).root_node
 
 
 def test_modules(text: bytes) -> dict[str, tuple[int, int]]:

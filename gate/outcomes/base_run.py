@@ -61,10 +61,12 @@ def run(repo: str, base_sha: str, root: str, install: Callable[[str], str | None
         return None
     install_command = install(checkout)
     if install_command is not None:
-        done = process.run_shell(install_command, cwd=checkout, env=ws.env, timeout=ws.timeout)
+        done = process.run_shell(install_command, cwd=checkout, env=ws.env, timeout=ws.timeout,
+                                 log=ws.log("base-install"))
         if not done.ok:
             return BaseOutcomes(None, False, installed=False)
-    result = run_tests(ws, command, os.path.join(ws.scratch, "base-outcomes.xml"))
+    result = run_tests(ws, command, os.path.join(ws.scratch, "base-outcomes.xml"),
+                       log=ws.log("base-suite"))
     outcomes = BaseOutcomes(result.counts, result.passed)
     if cache_key is not None and not result.completed.timed_out:
         outcome_cache.store(cache_key, outcomes.to_json())
