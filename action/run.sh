@@ -17,6 +17,11 @@ else
   [ -n "${GATE_INSTALL:-}" ] && args+=(--install "$GATE_INSTALL")
   [ -n "${GATE_TEST:-}" ] && args+=(--test "$GATE_TEST")
   [ -n "${GATE_RUNS:-}" ] && args+=(--runs "$GATE_RUNS")
+  if [ "${GATE_CACHE:-true}" = "true" ]; then
+    export GATE_CACHE_DIR="$RUNNER_TEMP/gate-cache"  # what the cache step restores and saves
+  else
+    args+=(--no-cache)
+  fi
   if [ -n "${GATE_LOGS_ARTIFACT:-}" ]; then
     # Uploaded by the next step. A gate step earlier in the job left its own logs (already
     # uploaded): the gate writes only into an empty directory.

@@ -24,6 +24,7 @@ PROJECT = Path(__file__).resolve().parent.parent
 SETUP_PYTHON = "actions/setup-python@a26af69be951a213d495a4c3e4e4022e16d87065"
 CHECKOUT = "actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683"
 UPLOAD_ARTIFACT = "actions/upload-artifact@ea165f8d65b6e75b540449e92b4886f43607fa02"
+CACHE = "actions/cache@0057852bfaa89a56745cba8c7296529d2fc39830"
 
 SETUP_PYTHON_STUB = """\
 name: setup-python stand-in
@@ -71,6 +72,21 @@ runs:
       run: |
         { echo "$NAME"; ls "$DIR"; } > "$GATE_TEST_UPLOADED"
         echo "url=https://github.com/octo/widgets/actions/runs/1/artifacts/2" >> "$GITHUB_OUTPUT"
+"""
+CACHE_STUB = """\
+name: cache stand-in
+description: Restores nothing; writes the path and key it was given into $GATE_TEST_CACHED.
+inputs:
+  path: {description: the directory cached}
+  key: {description: the key}
+  restore-keys: {description: the prefixes}
+runs:
+  using: composite
+  steps:
+    - shell: bash
+      env: {WHERE: "${{ inputs.path }}", KEY: "${{ inputs.key }}"}
+      run: |
+        { echo "$WHERE" | sed "s|^$RUNNER_TEMP|RUNNER_TEMP|"; echo "$KEY"; } > "$GATE_TEST_CACHED"
 """
 WORKFLOW = f"""\
 on: pull_request
@@ -154,7 +170,7 @@ def test_the_action_in_act(tmp_path: Path) -> None:
         "number": 7, "head": {"sha": head, "ref": "change"},
         "base": {"sha": base, "ref": "main"}}}))
     act = shutil.which("act", path=str(Path(sys.executable).parent)) or "act"
-    uploaded = tmp_path / "uploaded.txt"
+    uploaded, cached = tmp_path / "uploaded.txt", tmp_path / "cached.txt"
     with FakeGitHub() as fake:
         fake.pulls[7] = head
         proc = subprocess.run([
@@ -162,12 +178,13 @@ def test_the_action_in_act(tmp_path: Path) -> None:
             "--no-cache-server", "-e", str(event), "-s", "GITHUB_TOKEN=token-e2e",
             "--env", f"GITHUB_API_URL={fake.api_url}",
             "--env", f"GATE_TEST_ORIGIN={consumer.path}", "--env", f"GATE_TEST_HEAD={head}",
-            "--env", f"GATE_TEST_UPLOADED={uploaded}",
+            "--env", f"GATE_TEST_UPLOADED={uploaded}", "--env", f"GATE_TEST_CACHED={cached}",
             "--local-repository", f"octo/gate@v1={export}",
             "--local-repository", f"{SETUP_PYTHON}={stub(tmp_path / 'py', SETUP_PYTHON_STUB)}",
             "--local-repository", f"{CHECKOUT}={stub(tmp_path / 'co', CHECKOUT_STUB)}",
             "--local-repository",
             f"{UPLOAD_ARTIFACT}={stub(tmp_path / 'up', UPLOAD_ARTIFACT_STUB)}",
+            "--local-repository", f"{CACHE}={stub(tmp_path / 'ca', CACHE_STUB)}",
         ], cwd=consumer.path, capture_output=True, text=True, timeout=400)
     lines = events(proc.stdout)
     assert proc.returncode == 0, proc.stdout[-5000:] + proc.stderr[-2000:]
@@ -186,7 +203,10 @@ def test_the_action_in_act(tmp_path: Path) -> None:
     assert ("The full output of every command: "
             "[logs](https://github.com/octo/widgets/actions/runs/1/artifacts/2).") in summary
     assert uploaded.read_text().splitlines() == [
-        "gate-logs", "01-install.log", "02-suite-run-1.log", "03-base-tests.log"]
+        "gate-logs", "01-install.log", "02-suite-run-1.log", "03-base-install.log",
+        "04-base-suite.log", "05-base-tests.log"]
+    assert cached.read_text().splitlines() == [
+        "RUNNER_TEMP/gate-cache", f"gate-base-outcomes-Linux-{base}-1"]  # act's run id is 1
     said = [e["msg"] for e in lines if e.get("stepID") == ["outputs"] and e.get("raw_output")]
     assert said == ["verdict=needs-review; summary=needs-review: 2 findings (tests-removed "
                     "review, skip-markers review); tests=1/0/0\n"]

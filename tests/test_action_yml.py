@@ -32,7 +32,7 @@ def all_steps() -> list[dict[str, Any]]:
 
 def test_every_input_has_a_description_and_a_default() -> None:
     assert list(ACTION["inputs"]) == [
-        "base", "head", "install", "test", "runs", "config", "strict", "fail-on",
+        "base", "head", "install", "test", "runs", "config", "strict", "cache", "fail-on",
         "python-version", "token", "comment", "comment-mode", "logs-artifact", "label",
         "check-name", "mode", "required-checks", "stabilization-seconds"]
     for name, spec in ACTION["inputs"].items():

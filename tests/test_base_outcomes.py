@@ -253,3 +253,21 @@ def test_node_test_tests_that_stop_running_or_skip_at_run_time_are_named(
     assert [f for f in where(skipped) if f[2] == "skipped-at-head"] == [
         ("test/calc.test.js", 13, "skipped-at-head")]
     assert report["verdict"] == "needs-review"
+
+
+def test_gate_cache_dir_holds_the_entries_and_the_judged_commands_do_not_see_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Action points GATE_CACHE_DIR at the directory its cache step saves; the tests'
+    own caches (pip, uv) must not land there, nor may a test learn where it is."""
+    own = tmp_path / "gate-cache"
+    monkeypatch.setenv("GATE_CACHE_DIR", str(own))
+    seen = tmp_path / "seen.txt"
+    probe = ("import os\n\n\ndef test_probe():\n"
+             f"    open({str(seen)!r}, 'a').write(os.environ.get('GATE_CACHE_DIR', '-') + '\\n')\n")
+    repo, _, _ = make_change(tmp_path / "r", project(**{"tests/test_probe.py": probe}),
+                             {"README": "one\n"})
+    gate_run(capsys, repo.path)
+    [entry] = (own / "base-outcomes").iterdir()
+    assert entry.suffix == ".json"
+    assert set(seen.read_text().split()) == {"-"}

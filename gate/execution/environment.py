@@ -45,6 +45,7 @@ def clean_env(environ: Mapping[str, str] | None = None) -> dict[str, str]:
     env["NO_COLOR"] = "1"
     env.pop("FORCE_COLOR", None)
     env.pop("PYTHONPATH", None)
+    env.pop("GATE_CACHE_DIR", None)  # where the gate keeps base outcomes: the gate's alone
     return env
 
 

@@ -1,5 +1,6 @@
 """The base outcomes kept between runs, under the user's cache directory
-(`$XDG_CACHE_HOME/gate/base-outcomes`, default `~/.cache/gate/...`), keyed by the base SHA,
+(`$XDG_CACHE_HOME/gate/base-outcomes`, default `~/.cache/gate/...`; `$GATE_CACHE_DIR/...`
+where that is set, as the Action does for its cache step), keyed by the base SHA,
 the install and test commands and the format of the entry: a second change against the same
 base pays nothing. Only the gate's own process reads and writes it; entries are written
 whole (a temporary file renamed into place), and one that does not read back is a miss."""
@@ -15,7 +16,13 @@ from typing import Any
 FORMAT = 1
 
 
+CACHE_DIR = "GATE_CACHE_DIR"  # the gate's own: judged commands do not get it (clean_env)
+
+
 def directory() -> str:
+    own = os.environ.get(CACHE_DIR)
+    if own:
+        return os.path.join(own, "base-outcomes")
     cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return os.path.join(cache, "gate", "base-outcomes")
 
