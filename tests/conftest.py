@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -59,3 +60,17 @@ def offline_pip(wheelhouse: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PIP_FIND_LINKS", str(wheelhouse))
     monkeypatch.setenv("PIP_NO_INDEX", "1")
     monkeypatch.setenv("PIP_DISABLE_PIP_VERSION_CHECK", "1")
+
+
+@pytest.fixture
+def cargo_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """cargo offline, with the toolchain of this machine (tests move HOME)."""
+    cargo = shutil.which("cargo")
+    if cargo is None:
+        pytest.skip("cargo is not installed: the Rust tests need it")
+    rustup_home = Path(cargo).resolve().parents[2] / ".rustup"  # ~/.cargo/bin/cargo
+    if "RUSTUP_HOME" not in os.environ and rustup_home.is_dir():
+        monkeypatch.setenv("RUSTUP_HOME", str(rustup_home))
+    monkeypatch.setenv("CARGO_HOME", str(tmp_path / "cargo-home"))
+    monkeypatch.setenv("CARGO_NET_OFFLINE", "true")
+    monkeypatch.setenv("RUST_BACKTRACE", "0")

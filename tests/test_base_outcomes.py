@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -149,19 +148,6 @@ def test_the_base_outcomes_are_cached_by_base_sha_and_commands(
     gate_run(capsys, repo.path, "--no-cache", head="second")
     assert log.read_text() == "session\n" * 2
     assert list(cache.iterdir()) == []
-
-
-@pytest.fixture
-def cargo_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """cargo offline, with the toolchain of this machine (tests move HOME)."""
-    cargo = shutil.which("cargo")
-    if cargo is None:
-        pytest.skip("cargo is not installed: the Rust base outcomes need it")
-    rustup_home = Path(cargo).resolve().parents[2] / ".rustup"  # ~/.cargo/bin/cargo
-    if "RUSTUP_HOME" not in os.environ and rustup_home.is_dir():
-        monkeypatch.setenv("RUSTUP_HOME", str(rustup_home))
-    monkeypatch.setenv("CARGO_HOME", str(tmp_path / "cargo-home"))
-    monkeypatch.setenv("CARGO_NET_OFFLINE", "true")
 
 
 RUST_LIB = """\

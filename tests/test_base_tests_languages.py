@@ -4,7 +4,6 @@ over the head's code, fails. Each a real project, run end to end by `gate run`."
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -145,20 +144,6 @@ def test_node_test_data_file_rewritten_by_the_head_fails_base_tests(
 
 
 # --- Rust: cargo test ----------------------------------------------------------------------
-
-@pytest.fixture
-def cargo_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """cargo offline, with the toolchain of this machine (tests move HOME)."""
-    cargo = shutil.which("cargo")
-    if cargo is None:
-        pytest.skip("cargo is not installed: the Rust base-tests need it")
-    rustup_home = Path(cargo).resolve().parents[2] / ".rustup"  # ~/.cargo/bin/cargo
-    if "RUSTUP_HOME" not in os.environ and rustup_home.is_dir():
-        monkeypatch.setenv("RUSTUP_HOME", str(rustup_home))
-    monkeypatch.setenv("CARGO_HOME", str(tmp_path / "cargo-home"))
-    monkeypatch.setenv("CARGO_NET_OFFLINE", "true")
-    monkeypatch.setenv("RUST_BACKTRACE", "0")
-
 
 CARGO_TOML = '[package]\nname = "tiny"\nversion = "0.1.0"\nedition = "2021"\n'
 RUST_LIB = """\

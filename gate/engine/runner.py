@@ -58,7 +58,8 @@ def run(options: Options, progress: Progress | None = None) -> Report:
     skipped = compare.add_findings(scanned_results[skip_markers.ID], ran.skipped,
                                    "test(s) that passed at base are skipped at run time",
                                    window=3)
-    harness = leftovers.merge(scanned_results[leftovers.CHECK_ID], list(ran.left_behind))
+    harness = compare.add_findings(scanned_results[leftovers.CHECK_ID], ran.left_behind,
+                                   "file(s) the install left where tests load them")
     return _report(change, {**scanned_results, **ran.checks, tests_removed.ID: removed,
                             skip_markers.ID: skipped, leftovers.CHECK_ID: harness}, start)
 

@@ -3,14 +3,13 @@ does not track, or tracked files it changed, where a test runner loads them; and
 `sitecustomize` files in the fresh environment that no installed distribution records."""
 from __future__ import annotations
 
-import dataclasses
 import fnmatch
 import glob
 import os
 import posixpath
 from collections.abc import Mapping
 
-from gate.models import CheckResult, Finding
+from gate.models import Finding
 from gate.vcs import git
 
 LOADED = ("conftest.py", "pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml",
@@ -80,18 +79,3 @@ def in_environment(env: Mapping[str, str], before: set[str]) -> list[Finding]:
                                "environment (no installed package records it): the interpreter "
                                "runs it at every start, test runs included", "error"))
     return out
-
-
-def result(findings: list[Finding]) -> CheckResult:
-    """The runtime's part, until merged into the check's result by `merge`."""
-    return CheckResult(CHECK_ID, "", "failed", False, "", findings=tuple(findings))
-
-
-def merge(static: CheckResult, extra: list[Finding]) -> CheckResult:
-    """The static result with what the install left behind added."""
-    if not extra:
-        return static
-    what = f"{len(extra)} file(s) the install left where tests load them"
-    summary = what if static.status == "passed" else f"{static.summary}; {what}"
-    return dataclasses.replace(static, status="failed", summary=summary,
-                               findings=(*static.findings, *extra))
