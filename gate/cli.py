@@ -15,7 +15,7 @@ from gate.checks import registry
 from gate.engine import runner
 from gate.engine.verdict import EXIT_CANNOT_JUDGE, EXIT_CODES
 from gate.errors import GateError
-from gate.execution import workspace
+from gate.execution import isolation, workspace
 from gate.models import Report
 from gate.report import json_report, text
 from gate.vcs import shallow
@@ -50,6 +50,9 @@ def _parser() -> argparse.ArgumentParser:
                      help="time limit per command (default 900)")
     run.add_argument("--parallel", action="store_true", default=None,
                      help="run the suite runs side by side, each in its own checkout")
+    run.add_argument("--isolation", choices=isolation.MODES,
+                     help="run the judged code in user, PID and mount namespaces: auto (use "
+                     "them where they work), required (exit 2 where not), off")
     scan = sub.add_parser("scan", help="the diff checks only: no install, no test run")
     _add_common(scan)
     scan.add_argument("--staged", action="store_true",
@@ -85,10 +88,20 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _write_report(report: Report, path: str) -> None:
+    """Written beside, then renamed over `path`: whatever is at `path` is replaced, a symlink
+    the judged code put there included, never written through."""
+    partial = f"{path}.{os.getpid()}.partial"
+    with open(partial, "w", encoding="utf-8") as f:
+        f.write(json_report.render(report))
+    os.replace(partial, path)
+
+
 def _emit(report: Report, fmt: str, report_file: str | None) -> int:
+    if report.isolation.warning:
+        print(f"gate: warning: {report.isolation.warning}", file=sys.stderr)
     if report_file:
-        with open(report_file, "w", encoding="utf-8") as f:
-            f.write(json_report.render(report))
+        _write_report(report, report_file)
     sys.stdout.write(_renderer(fmt)(report))
     return EXIT_CODES[report.verdict]
 
@@ -164,7 +177,8 @@ def _dispatch(args: argparse.Namespace) -> int:
     options = runner.Options(
         base=args.base, head=args.head, repo=args.repo, strict=args.strict,
         install=args.install, test=args.test, runs=args.runs, timeout=args.timeout,
-        parallel=args.parallel, config=args.config)
+        parallel=args.parallel, config=args.config, isolation=args.isolation,
+        protect=tuple(isolation.report_directory(args.report)) if args.report else ())
     return _emit(runner.run(options, progress), args.format, args.report)
 
 

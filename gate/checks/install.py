@@ -32,7 +32,8 @@ def run(ws: Workspace, command: str | None) -> CheckResult:
     the disk filled up."""
     if command is None:
         return CheckResult(ID, TITLE, "passed", True, "nothing to install")
-    done = process.run_shell(command, cwd=ws.checkout, env=ws.env, timeout=ws.timeout)
+    done = process.run_shell(command, cwd=ws.checkout, env=ws.env, timeout=ws.timeout,
+                             wrap=ws.wrap)
     full = None if done.ok else _DISK_FULL.search(done.output)
     if full:
         temp = os.path.dirname(os.path.dirname(ws.scratch))  # above the run's own root

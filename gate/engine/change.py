@@ -24,6 +24,8 @@ class Options:
     parallel: bool | None = None
     config: str | None = None  # a TOML file with the keys of .gate.toml, read from the base
     staged: bool = False  # judge the index against HEAD instead of --head (`gate scan --staged`)
+    isolation: str | None = None  # auto, required or off (config: `isolation`)
+    protect: tuple[str, ...] = ()  # more paths the judged code may not write (the report's)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -45,6 +47,7 @@ def prepare(options: Options) -> Change:
     overrides: dict[str, Any] = {
         "install": options.install, "test": options.test, "runs": options.runs,
         "timeout": options.timeout, "strict": options.strict, "parallel": options.parallel,
+        "isolation": options.isolation,
     }
     cfg = dataclasses.replace(cfg, **{k: v for k, v in overrides.items() if v is not None})
     user.validate(cfg.checks, registry.ORDER, cfg.source)

@@ -26,6 +26,8 @@ class Config:
     forbidden_paths: tuple[str, ...] = (".github/workflows/", ".github/actions/")
     checks: tuple[UserCheck, ...] = ()
     network: str = "on"
+    isolation: str = "auto"
+    tmp_size_mb: int = 4096  # each judged command's temporary directory, under isolation
     source: str = "defaults"
 
 
@@ -70,6 +72,8 @@ _KEYS: dict[str, tuple[Any, str]] = {
                "a list of tables ([[tool.gate.checks]]) with `name` and `run` (strings), "
                "optional `required` (true or false) and `timeout` (seconds); names unique"),
     "network": (lambda v: v in ("on", "off"), '"on" or "off"'),
+    "isolation": (lambda v: v in ("auto", "required", "off"), '"auto", "required" or "off"'),
+    "tmp-size-mb": (_positive_int, "a positive integer (MiB)"),
 }
 _CHECK_KEYS: dict[str, Any] = {
     "name": lambda v: isinstance(v, str) and bool(v.strip()),

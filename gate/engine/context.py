@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Sequence
 
 from gate.engine.config import Config
+from gate.execution import isolation
 from gate.lang import generated, pytest_config, source, testfiles
 from gate.lang.lines import Source
 from gate.lang.pytest_config import PytestConfig
@@ -82,3 +84,14 @@ class Workspace:
     env: dict[str, str]  # clean, with the fresh virtual environment first on PATH
     timeout: float
     test_prefix: tuple[str, ...] = ()  # argv the test commands run under (no network)
+    boundary: isolation.Boundary = isolation.OFF
+
+    def wrap(self, argv: Sequence[str], cwd: str) -> list[str]:
+        """A command of the judged code as it is started: in the run's isolation boundary."""
+        return self.boundary.wrap(argv, root=os.path.dirname(self.scratch), cwd=cwd,
+                                  tmp=self.env.get("TMPDIR", os.path.join(self.scratch, "tmp")))
+
+    def wrap_tests(self, argv: Sequence[str], cwd: str) -> list[str]:
+        """A test command: the boundary, inside the network switch (`network = "off"`), which
+        must be set up before the boundary drops every capability."""
+        return [*self.test_prefix, *self.wrap(argv, cwd)]

@@ -11,7 +11,8 @@ from gate.engine.change import Change, Options, prepare
 from gate.engine.context import DiffContext
 from gate.engine.progress import OneAtATime, Progress, timed
 from gate.engine.verdict import decide
-from gate.models import CheckResult, Report
+from gate.execution import isolation
+from gate.models import NOTHING_RUN, CheckResult, Isolation, Report
 from gate.outcomes import count_drop
 
 __all__ = ["Options", "Progress", "run", "scan"]
@@ -30,7 +31,8 @@ def _diff_checks(change: Change, progress: Progress) -> dict[str, CheckResult]:
     }
 
 
-def _report(change: Change, results: dict[str, CheckResult], start: float) -> Report:
+def _report(change: Change, results: dict[str, CheckResult], start: float,
+            isolated: Isolation = NOTHING_RUN) -> Report:
     if runtime.DROPPED in results:
         results[tests_removed.ID] = count_drop.merge(results[tests_removed.ID],
                                                      list(results.pop(runtime.DROPPED).findings))
@@ -38,7 +40,7 @@ def _report(change: Change, results: dict[str, CheckResult], start: float) -> Re
         results[c.name] for c in change.config.checks)
     optional = {c.name for c in change.config.checks if not c.required}
     report = Report(decide(checks, strict=change.config.strict, advisory=optional),
-                    change.base, change.head, time.monotonic() - start, checks)
+                    change.base, change.head, time.monotonic() - start, checks, isolated)
     return redact.report(report)
 
 
@@ -49,10 +51,13 @@ def run(options: Options, progress: Progress | None = None) -> Report:
     start = time.monotonic()
     progress = OneAtATime(progress or Progress())
     change = prepare(options)
+    # Before anything runs: `isolation = "required"` without a boundary stops here (exit 2).
+    boundary = isolation.choose(change.config.isolation, (change.repo, *options.protect),
+                                tmp_mb=change.config.tmp_size_mb)
     scanned = background.Background(functools.partial(_diff_checks, change, progress),
                                     "gate-diff-checks")
-    results = runtime.checks(change, progress)
-    return _report(change, {**scanned.result(), **results}, start)
+    results = runtime.checks(change, progress, boundary)
+    return _report(change, {**scanned.result(), **results}, start, boundary.isolation)
 
 
 def scan(options: Options, progress: Progress | None = None) -> Report:

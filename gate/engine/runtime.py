@@ -12,7 +12,7 @@ from gate.engine import background, redact
 from gate.engine.change import Change
 from gate.engine.context import Workspace
 from gate.engine.progress import Progress, timed
-from gate.execution import installer, network, venv, workspace
+from gate.execution import installer, isolation, network, venv, workspace
 from gate.execution.environment import clean_env, with_venv
 from gate.models import CheckResult, Finding
 from gate.outcomes import baseline, count_drop, detect
@@ -20,8 +20,8 @@ from gate.outcomes import baseline, count_drop, detect
 DROPPED = "tests-removed:not-collected"  # the tests no longer run: merged into tests-removed
 
 
-def _fresh_workspace(root: str, checkout: str, timeout: float,
-                     test_prefix: tuple[str, ...] = ()) -> Workspace:
+def _fresh_workspace(root: str, checkout: str, timeout: float, test_prefix: tuple[str, ...],
+                     boundary: isolation.Boundary) -> Workspace:
     """The clean environment, with a new virtual environment for a Python project. Its
     temporary directory is the run's own, so what commands leave there goes with the run."""
     scratch, tmp = os.path.join(root, "scratch"), os.path.join(root, "tmp")
@@ -31,7 +31,7 @@ def _fresh_workspace(root: str, checkout: str, timeout: float,
            workspace.run_marker(root): "1"}  # killed when the run ends
     if detect.is_python(checkout):
         env = with_venv(installer.uv_settings(env), venv.create(os.path.join(root, "venv")))
-    return Workspace(checkout, scratch, env, timeout, test_prefix)
+    return Workspace(checkout, scratch, env, timeout, test_prefix, boundary)
 
 
 def _user_checks(change: Change, ws: Workspace, progress: Progress,
@@ -46,12 +46,13 @@ def _baseline(change: Change, ws: Workspace, results: dict[str, CheckResult]) ->
     cfg = change.config
     failing = {k: r for k, r in results.items() if baseline.needed(r)}
     if failing:
-        prefix = ws.test_prefix
+        prefix, boundary = ws.test_prefix, ws.boundary
         classified = baseline.run(
             change.repo, change.diff.base, failing,
             lambda checkout: cfg.install or detect.install_command(checkout),
             cfg.test or detect.test_command(ws.checkout), cfg.checks,
-            lambda root, checkout: _fresh_workspace(root, checkout, cfg.timeout, prefix))
+            lambda root, checkout: _fresh_workspace(root, checkout, cfg.timeout, prefix,
+                                                    boundary))
         results.update({k: redact.check(r) for k, r in classified.items()})
 
 
@@ -63,7 +64,7 @@ def _collections(change: Change, ws: Workspace, root: str,
             or not count_drop.may_change_collection(change.diff)):
         return None
     base = workspace.checkout(change.repo, change.diff.base, os.path.join(root, "base"))
-    return count_drop.collect(base, ws.checkout, command, ws.env, ws.timeout)
+    return count_drop.collect(base, ws.checkout, command, ws.env, ws.timeout, ws.wrap)
 
 
 def _count_drop(change: Change, ws: Workspace, sets: count_drop.Collections | None,
@@ -73,7 +74,7 @@ def _count_drop(change: Change, ws: Workspace, sets: count_drop.Collections | No
     if sets is None:
         return []
     head = count_drop.head_collection(sets, os.path.join(ws.scratch, suite.FIRST_REPORT),
-                                      ws.checkout, ws.env, ws.timeout)
+                                      ws.checkout, ws.env, ws.timeout, ws.wrap)
     return count_drop.findings(change.diff, sets.base, head) if head is not None else []
 
 
@@ -84,14 +85,14 @@ def _side_by_side(change: Change, ws: Workspace, root: str) -> list[Workspace]:
     return [ws, *(dataclasses.replace(ws, checkout=path) for path in extra)]
 
 
-def _install(change: Change, root: str, checkout: str, progress: Progress) -> tuple[
-        Workspace, CheckResult]:
+def _install(change: Change, root: str, checkout: str, progress: Progress,
+             boundary: isolation.Boundary) -> tuple[Workspace, CheckResult]:
     """The fresh environment and the install; making the environment is part of its cost."""
     cfg = change.config
     prefix = network.offline_prefix() if cfg.network == "off" else ()
     progress.started(install.ID, install.TITLE)
     start = time.monotonic()
-    ws = _fresh_workspace(root, checkout, cfg.timeout, prefix)
+    ws = _fresh_workspace(root, checkout, cfg.timeout, prefix, boundary)
     installed = redact.check(install.run(ws, cfg.install or detect.install_command(checkout)))
     result = dataclasses.replace(installed, duration_s=time.monotonic() - start)
     progress.finished(result)
@@ -123,13 +124,15 @@ def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Pro
     _user_checks(change, ws, progress, results)
 
 
-def checks(change: Change, progress: Progress) -> dict[str, CheckResult]:
+def checks(change: Change, progress: Progress,
+           boundary: isolation.Boundary) -> dict[str, CheckResult]:
     """The runtime checks' results by id (user checks by name), in one temporary root that
-    is removed, with every process still running in it, when they end."""
+    is removed, with every process still running in it, when they end. Every command of the
+    judged code runs in `boundary`."""
     cfg = change.config
     with workspace.temporary_root() as root:
         checkout = workspace.checkout(change.repo, change.head, os.path.join(root, "checkout"))
-        ws, installed = _install(change, root, checkout, progress)
+        ws, installed = _install(change, root, checkout, progress, boundary)
         results = {install.ID: installed}
         test_cmd = cfg.test or detect.test_command(checkout)
         if installed.status != "passed":

@@ -22,6 +22,10 @@ GIT_HOOK_VARIABLES = frozenset(
 )
 _SECRET_NAME = re.compile(r"TOKEN|SECRET|PASSWORD|PASSWD|KEY|CREDENTIAL", re.IGNORECASE)
 _SECRET_PREFIXES = ("ACTIONS_", "GITHUB_TOKEN", "GH_TOKEN")
+# The runner's step files (written there, they reach the job's later steps) and its temporary
+# directory (the gate's own installation and report live there in the Action).
+RUNNER_VARIABLES = frozenset({"GITHUB_ENV", "GITHUB_OUTPUT", "GITHUB_PATH",
+                              "GITHUB_STEP_SUMMARY", "GITHUB_STATE", "RUNNER_TEMP"})
 
 
 def no_git_env(environ: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -39,8 +43,10 @@ def is_secret(name: str) -> bool:
 
 
 def clean_env(environ: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The environment for install and test commands: CI=1, NO_COLOR=1, no secrets."""
-    env = {k: v for k, v in no_git_env(environ).items() if not is_secret(k)}
+    """The environment for install and test commands: CI=1, NO_COLOR=1, no secrets, no
+    runner step files."""
+    env = {k: v for k, v in no_git_env(environ).items()
+           if not is_secret(k) and k not in RUNNER_VARIABLES}
     env["CI"] = "1"
     env["NO_COLOR"] = "1"
     env.pop("FORCE_COLOR", None)

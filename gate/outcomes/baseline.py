@@ -94,7 +94,7 @@ def run(
         command = install_command(checkout)
         if command is not None:
             installed = process.run_shell(command, cwd=checkout, env=ws.env,
-                                          timeout=ws.timeout)
+                                          timeout=ws.timeout, wrap=ws.wrap)
             if not installed.ok:
                 note = f"; baseline: the base does not install either (`{command}`)"
                 return {k: dataclasses.replace(r, summary=r.summary + note)
@@ -107,6 +107,6 @@ def run(
         for check in user_checks:
             if check.name in failing:
                 done = process.run_shell(check.run, cwd=checkout, env=ws.env,
-                                         timeout=check.timeout or ws.timeout)
+                                         timeout=check.timeout or ws.timeout, wrap=ws.wrap)
                 out[check.name] = _classify_whole(failing[check.name], done.ok)
     return out

@@ -33,10 +33,11 @@ def may_change_collection(ctx: DiffContext) -> bool:
                for f in ctx.files)
 
 
-def collected(checkout: str, env: Mapping[str, str], timeout: float) -> set[str] | None:
+def collected(checkout: str, env: Mapping[str, str], timeout: float,
+              wrap: process.Wrap | None = None) -> set[str] | None:
     """pytest's node ids in `checkout`; None when collection did not finish."""
     env = {**env, "PYTEST_ADDOPTS": "-p no:cacheprovider"}
-    done = process.run_shell(COLLECT, cwd=checkout, env=env, timeout=timeout)
+    done = process.run_shell(COLLECT, cwd=checkout, env=env, timeout=timeout, wrap=wrap)
     if done.timed_out or done.returncode not in (0, 5) or done.dropped_bytes:
         return None
     return {m.group(0).strip() for m in map(_NODE.match, done.output.splitlines()) if m}
@@ -88,21 +89,22 @@ class Collections:
 
 
 def collect(base_checkout: str, checkout: str, command: str, env: Mapping[str, str],
-            timeout: float) -> Collections | None:
+            timeout: float, wrap: process.Wrap | None = None) -> Collections | None:
     """The base's collection, and the head's unless the suite's first run will tell it (see
     `whole_suite`). Runs beside the suite, so one after the other: a third process on a
     2-core machine would slow the suite's run down. None when a collection did not finish."""
-    base = collected(base_checkout, env, timeout)
+    base = collected(base_checkout, env, timeout, wrap)
     if base is None:
         return None
     if whole_suite(command):
         return Collections(base, None)
-    head = collected(checkout, env, timeout)
+    head = collected(checkout, env, timeout, wrap)
     return Collections(base, head) if head is not None else None
 
 
 def head_collection(sets: Collections, suite_report: str, checkout: str,
-                    env: Mapping[str, str], timeout: float) -> set[str] | None:
+                    env: Mapping[str, str], timeout: float,
+                    wrap: process.Wrap | None = None) -> set[str] | None:
     """What the head collects: the tests in the suite's first JUnit report, or (when that
     report is missing, or shares no test with the base, so it cannot stand for the
     collection) a collection of the head's checkout."""
@@ -112,7 +114,7 @@ def head_collection(sets: Collections, suite_report: str, checkout: str,
     ran = {c.name for c in cases or ()}
     if ran and (ran & sets.base or not sets.base):
         return ran
-    return collected(checkout, env, timeout)
+    return collected(checkout, env, timeout, wrap)
 
 
 _PYTEST = re.compile(r"^(?:\S*python[\d.]*\s+-m\s+pytest|\S*pytest|\S*py\.test)$")

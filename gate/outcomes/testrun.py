@@ -75,8 +75,8 @@ def run_tests(
     env = results.report_env(ws.env, report, extra_addopts)
     if os.path.exists(report):
         os.unlink(report)
-    completed = process.run_argv([*ws.test_prefix, "/bin/sh", "-c", command], cwd=ws.checkout,
-                                 env=env, timeout=ws.timeout, display=command)
+    completed = process.run_argv(["/bin/sh", "-c", command], cwd=ws.checkout, env=env,
+                                 timeout=ws.timeout, display=command, wrap=ws.wrap_tests)
     counts = results.read(completed.output, report)
     return TestRun(completed, locate(counts, ws.checkout) if counts else None,
                    expects_report=bool(_PYTEST.match(command)))
