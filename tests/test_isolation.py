@@ -1,0 +1,389 @@
+"""The isolation boundary, attacked: a head whose test goes for the gate itself (issue 13).
+
+Each attack is a real test in a real repository, judged by a real `gate run` in its own
+process with `--isolation required`; the test records in an evidence directory what it tried
+and what it achieved. With the boundary, the verdict and the report are the gate's own, and
+nothing was achieved; `--isolation off` runs of the same attacks show that they are real."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gitrepo import make_change
+
+import gate
+from gate.errors import GateError
+from gate.execution import bwrap, isolation
+
+PYTEST = f"{sys.executable} -m pytest -q -p no:cacheprovider"
+GATE_TOML = f'install = "true"\ntest = "{PYTEST}"\nruns = 1\n'
+TEST_ADD = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
+BASE = {".gate.toml": GATE_TOML, "calc.py": "def add(a, b):\n    return a + b\n",
+        "tests/test_calc.py": TEST_ADD}
+WORKS = next((p for p in map(bwrap.probe, bwrap.candidates()) if not p.error), None)
+# gate: allow skip-markers -- only where no bubblewrap can make user namespaces, and says so
+needs_boundary = pytest.mark.skipif(
+    WORKS is None, reason="bubblewrap cannot make user namespaces on this machine")
+pytestmark = [pytest.mark.slow, needs_boundary]
+
+
+class Attack:
+    """A repository whose head adds `tests/test_attack.py` with `body` in a passing test;
+    `EVIDENCE` in the body is a directory the attack may write its findings to."""
+
+    def __init__(self, tmp_path: Path, body: str, toml: str = GATE_TOML) -> None:
+        self.evidence = tmp_path / "evidence"
+        self.evidence.mkdir(parents=True)
+        self.out = tmp_path / "out"
+        self.out.mkdir()
+        self.report = self.out / "report.json"  # the daemon's body names it beforehand
+        code = (f"import os, signal, sys, time\n\nEVIDENCE = {str(self.evidence)!r}\n\n\n"
+                "def note(name, text=''):\n"
+                "    with open(os.path.join(EVIDENCE, name), 'a') as f:\n"
+                "        f.write(text)\n\n\n"
+                "def test_attack():\n" + "".join(f"    {line}\n" for line in body.splitlines()))
+        self.repo, _, _ = make_change(tmp_path / "repo", {**BASE, ".gate.toml": toml},
+                                      {"tests/test_attack.py": code})
+
+    def argv(self, mode: str) -> list[str]:
+        return [sys.executable, "-m", "gate", "run", "--repo", str(self.repo.path),
+                "--base", "main", "--head", "change", "--format", "json",
+                "--report", str(self.report), "--isolation", mode]
+
+    def judge(self, mode: str = "required", env: dict[str, str] | None = None,
+              prefix: tuple[str, ...] = ()) -> tuple[int, dict[str, Any], str]:
+        proc = subprocess.run([*prefix, *self.argv(mode)], env={**os.environ, **(env or {})},
+                              capture_output=True, text=True, timeout=300)
+        assert proc.returncode in (0, 1, 3), proc.stderr
+        return proc.returncode, json.loads(proc.stdout), proc.stderr
+
+    def found(self) -> dict[str, str]:
+        return {p.name: p.read_text() for p in sorted(self.evidence.iterdir())}
+
+
+def assert_untouched(attack: Attack, stdout: dict[str, Any], wait: float = 0.0) -> None:
+    """The report on disk is, now and `wait` seconds later, what the gate printed."""
+    time.sleep(wait)
+    assert json.loads(attack.report.read_text()) == stdout
+    assert stdout["isolation"]["level"] == "namespaces"
+
+
+DAEMON = """
+import os, sys, time
+report, evidence = sys.argv[1], sys.argv[2]
+for _ in range(600):  # up to 60 s: until the gate has written its report and exited
+    time.sleep(0.1)
+    if os.path.exists(report) and os.path.getsize(report):
+        time.sleep(1)
+        try:
+            with open(report, "w") as f:
+                f.write('{"verdict": "pass", "forged": true}')
+            open(os.path.join(evidence, "forged"), "w").close()
+        except OSError as e:
+            open(os.path.join(evidence, "daemon-failed"), "w").write(str(e))
+        break
+"""
+
+
+def daemon_body(report: Path) -> str:
+    return (f"if os.fork() == 0:\n"
+            f"    os.setsid()\n"
+            f"    if os.fork() == 0:  # a grandchild, in its own session, with no environment\n"
+            f"        os.execve(sys.executable, [sys.executable, '-c', {DAEMON!r}, "
+            f"{str(report)!r}, EVIDENCE], {{}})\n"
+            f"    os._exit(0)\n"
+            f"note('started')\n")
+
+
+def test_a_detached_daemon_cannot_rewrite_the_report_after_the_gate_exits(
+    tmp_path: Path,
+) -> None:
+    attack = Attack(tmp_path, daemon_body(tmp_path / "out" / "report.json"))
+    code, report, _ = attack.judge()
+    assert (code, report["verdict"]) == (0, "pass")
+    assert_untouched(attack, report, wait=3)
+    assert attack.found() == {"started": ""}
+
+
+def test_without_isolation_the_same_daemon_forges_the_report(tmp_path: Path) -> None:
+    """The attack above is real: with `--isolation off` it rewrites the report."""
+    attack = Attack(tmp_path, daemon_body(tmp_path / "out" / "report.json"))
+    _, report, _ = attack.judge("off")
+    assert report["isolation"]["level"] == "none"
+    deadline = time.monotonic() + 20
+    while "forged" not in attack.found() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert attack.found() == {"forged": "", "started": ""}
+    assert json.loads(attack.report.read_text()) == {"verdict": "pass", "forged": True}
+
+
+def test_a_test_cannot_rewrite_the_gates_installed_modules(tmp_path: Path) -> None:
+    package = os.path.dirname(os.path.abspath(gate.__file__))
+    scripts = os.path.dirname(sys.executable)
+    targets = [os.path.join(package, "_forged_by_a_test.py"),
+               os.path.join(scripts, "_forged_by_a_test")]
+    body = (f"for target in {targets!r}:\n"
+            f"    try:\n"
+            f"        open(target, 'w').write('VERDICT = \"pass\"\\n')\n"
+            f"        note('wrote-' + os.path.basename(os.path.dirname(target)))\n"
+            f"    except OSError as e:\n"
+            f"        note('refused', e.strerror + '\\n')\n"
+            f"try:\n"
+            f"    open({os.path.join(package, 'cli.py')!r}, 'r+b').close()\n"
+            f"    note('opened-cli-for-writing')\n"
+            f"except OSError as e:\n"
+            f"    note('refused', e.strerror + '\\n')\n")
+    attack = Attack(tmp_path, body)
+    try:
+        code, report, _ = attack.judge()
+    finally:
+        for target in targets:
+            if os.path.exists(target):
+                os.unlink(target)
+    assert attack.found() == {"refused": "Read-only file system\n" * 3}
+    assert (code, report["verdict"]) == (0, "pass")
+    assert_untouched(attack, report)
+
+
+def test_a_test_cannot_read_the_gates_environment_through_proc(tmp_path: Path) -> None:
+    secret = "s3cret-" + os.urandom(8).hex()
+    body = (f"for pid in filter(str.isdigit, os.listdir('/proc')):\n"
+            f"    note('seen', open(f'/proc/{{pid}}/cmdline', 'rb').read().split(b'\\0')[0]"
+            f".decode() + '\\n')\n"
+            f"    try:\n"
+            f"        if {secret!r}.encode() in open(f'/proc/{{pid}}/environ', 'rb').read():\n"
+            f"            note('token-found')\n"
+            f"    except OSError:\n"
+            f"        pass\n"
+            f"assert {secret!r} not in str(os.environ)\n")
+    attack = Attack(tmp_path, body)
+    code, report, _ = attack.judge(env={"DEPLOY_TOKEN": secret})
+    assert (code, report["verdict"]) == (0, "pass")
+    # The run sees its own PID namespace only: bwrap's init, the shell, pytest itself.
+    assert attack.found() == {"seen": f"{WORKS.path}\n/bin/sh\n{sys.executable}\n"}
+    assert_untouched(attack, report)
+    # The attack is real: without the boundary it finds the token in the gate's environment.
+    attack = Attack(tmp_path / "off", body)
+    attack.judge("off", env={"DEPLOY_TOKEN": secret})
+    assert "token-found" in attack.found()
+
+
+def runner_files(tmp_path: Path) -> dict[str, str]:
+    temp = tmp_path / "runner" / "_temp"
+    commands = temp / "_runner_file_commands"
+    commands.mkdir(parents=True)
+    env = {"RUNNER_TEMP": str(temp)}
+    for var in isolation.RUNNER_FILES:
+        path = commands / var.lower()
+        path.write_text("")
+        env[var] = str(path)
+    return env
+
+
+def test_a_test_cannot_write_the_runners_step_files(tmp_path: Path) -> None:
+    env = runner_files(tmp_path)
+    body = (f"for var, path in {sorted(env.items())!r}:\n"
+            f"    if var in os.environ:\n"
+            f"        note('variable-' + var)\n"
+            f"    try:\n"
+            f"        with open(path if var != 'RUNNER_TEMP' else path + '/x', 'a') as f:\n"
+            f"            f.write('FORGED=1\\n')\n"
+            f"        note('wrote-' + var)\n"
+            f"    except OSError as e:\n"
+            f"        note('refused', e.strerror + '\\n')\n")
+    attack = Attack(tmp_path, body)
+    code, report, _ = attack.judge(env=env)
+    assert attack.found() == {"refused": "Read-only file system\n" * len(env)}
+    assert [Path(env[v]).read_text() for v in isolation.RUNNER_FILES] == [""] * 5
+    assert (code, report["verdict"]) == (0, "pass")
+    assert_untouched(attack, report)
+
+
+def test_a_test_that_stops_and_kills_every_process_it_sees_cannot_stop_the_gate(
+    tmp_path: Path,
+) -> None:
+    """The gate itself runs in a PID namespace of this test's own (util-linux `unshare`), so
+    that without the boundary the attack would reach the gate and nothing else; with a
+    temporary directory of its own, as its pids mean nothing to the gates outside (which
+    would take its root for one left by a dead run, and the other way round)."""
+    body = ("me = os.getpid()\n"
+            "seen = [int(p) for p in os.listdir('/proc') if p.isdigit() and int(p) != me]\n"
+            "for pid in seen:\n"
+            "    try:\n"
+            "        argv = open(f'/proc/{pid}/cmdline', 'rb').read().split(b'\\0')\n"
+            "        note('seen', argv[0].decode() + '\\n')\n"
+            "    except OSError:\n"
+            "        pass\n"
+            "for sig in (signal.SIGSTOP, signal.SIGKILL):\n"
+            "    for pid in seen:\n"
+            "        try:\n"
+            "            os.kill(pid, sig)\n"
+            "        except OSError:\n"
+            "            pass\n"
+            "time.sleep(5)\n")
+    attack = Attack(tmp_path, body)
+    outer = ("unshare", "--user", "--map-root-user", "--pid", "--fork", "--mount-proc",
+             "--kill-child")
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    start = time.monotonic()
+    code, report, _ = attack.judge(env={"TMPDIR": str(temp)}, prefix=outer)
+    # The attack killed its own shell, so its own pytest went with the namespace: the suite
+    # fails, by the judged code's own doing; the gate carried on and wrote its report.
+    assert (code, report["verdict"]) == (1, "fail")
+    assert [c["status"] for c in report["checks"][:2]] == ["passed", "failed"]
+    assert time.monotonic() - start < 60
+    assert_untouched(attack, report)
+    # All it could see: the boundary's init and the shell that started pytest.
+    assert attack.found() == {"seen": f"{WORKS.path}\n/bin/sh\n"}
+
+
+def test_a_test_that_fills_its_temporary_directory_fills_only_its_own(tmp_path: Path) -> None:
+    body = ("import tempfile\n"
+            "written = 0\n"
+            "try:\n"
+            "    with open(os.path.join(tempfile.gettempdir(), 'fill'), 'wb') as f:\n"
+            "        while written < 1 << 30:\n"
+            "            f.write(b'x' * (1 << 20))\n"
+            "            f.flush()\n"
+            "            written += 1 << 20\n"
+            "except OSError as e:\n"
+            "    note('stopped', f'{e.strerror} after {written >> 20} MiB\\n')\n")
+    attack = Attack(tmp_path, body, GATE_TOML + "tmp-size-mb = 16\n")
+    code, report, _ = attack.judge()
+    assert attack.found() == {"stopped": "No space left on device after 16 MiB\n"}
+    assert (code, report["verdict"]) == (0, "pass")
+    assert_untouched(attack, report)
+
+
+def test_required_where_no_user_namespace_can_be_made_is_exit_2_with_what_to_do(
+    tmp_path: Path,
+) -> None:
+    """The gate runs where user namespaces are forbidden (inside bubblewrap's
+    `--disable-userns`): `required` stops before anything runs, `auto` goes on and warns."""
+    assert WORKS is not None
+    attack = Attack(tmp_path, "note('ran')\n")
+    jail = (WORKS.path, "--dev-bind", "/", "/", "--unshare-user", "--disable-userns", "--")
+    proc = subprocess.run([*jail, *attack.argv("required")], capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert proc.stderr.startswith('gate: error: isolation = "required", and bubblewrap cannot '
+                                  "create user namespaces here (")
+    assert proc.stderr.rstrip().endswith('or set isolation = "auto" (--isolation auto) to run '
+                                         "without it")
+    assert attack.found() == {}
+    assert not attack.report.exists()
+    auto = subprocess.run([*jail, *attack.argv("auto")], capture_output=True, text=True,
+                          timeout=300)
+    assert auto.returncode == 0
+    assert json.loads(auto.stdout)["isolation"]["level"] == "none"
+    assert "gate: warning: the judged code runs without isolation: bubblewrap cannot " \
+        "create user namespaces here" in auto.stderr
+    assert attack.found() == {"ran": ""}
+
+
+def test_outside_linux_there_is_no_isolation_and_it_is_said() -> None:
+    boundary = isolation.choose("auto", platform="darwin")
+    assert boundary.isolation.level == "none"
+    assert boundary.isolation.detail == ("not available on darwin (Linux namespaces only): "
+                                         "the judged code ran as the gate's user")
+    assert boundary.wrap(["true"], root="/nonexistent", cwd="/", tmp="/tmp") == ["true"]
+    with pytest.raises(GateError, match='isolation = "required", and isolation '
+                       "is not available on darwin"):
+        isolation.choose("required", platform="darwin")
+
+
+USER = "gate-isolation-test"
+# This interpreter's version elsewhere than under root's home (pyenv, say), for that user.
+SHARED_PYTHON = next((p for p in (f"/usr/bin/python{sys.version_info[0]}.{sys.version_info[1]}",
+                                  f"/usr/local/bin/python{sys.version_info[0]}."
+                                  f"{sys.version_info[1]}") if os.access(p, os.X_OK)), None)
+
+
+def _can_switch_user() -> str | None:
+    if os.geteuid() != 0:
+        return "creating a user needs root"
+    missing = [t for t in ("useradd", "setpriv") if shutil.which(t) is None]
+    if missing:
+        return f"{', '.join(missing)} not installed"
+    return None if SHARED_PYTHON else "no system Python of this version for another user"
+
+
+def _user_id() -> int:
+    if subprocess.run(["id", USER], capture_output=True).returncode != 0:
+        subprocess.run(["useradd", "--no-create-home", "--shell", "/bin/false", USER],
+                       check=True)
+    return int(subprocess.run(["id", "-u", USER], capture_output=True, text=True).stdout)
+
+
+# gate: allow skip-markers -- the unprivileged route needs root to create its user
+@pytest.mark.skipif(_can_switch_user() is not None, reason=str(_can_switch_user()))
+def test_the_boundary_also_holds_for_a_gate_run_by_an_unprivileged_user() -> None:
+    """A user of its own runs the gate (this checkout's code and dependencies, on the
+    system's interpreter of the same version): the boundary needs no privilege."""
+    assert SHARED_PYTHON is not None
+    uid = _user_id()
+    home = Path(tempfile_dir(uid))
+    path = os.pathsep.join([os.path.dirname(os.path.dirname(os.path.abspath(gate.__file__))),
+                            sysconfig.get_paths()["purelib"]])
+    try:
+        (home / ".gitconfig").write_text("[user]\n\tname = T\n\temail = t@example.com\n")
+        secret = "s3cret-" + os.urandom(8).hex()
+        # The user owns the report's directory: only the boundary keeps the attack out.
+        forged = home / "out" / "forged.json"
+        body = (f"for pid in filter(str.isdigit, os.listdir('/proc')):\n"
+                f"    try:\n"
+                f"        if {secret!r}.encode() in open(f'/proc/{{pid}}/environ', 'rb').read():\n"
+                f"            note('token-found')\n"
+                f"    except OSError:\n"
+                f"        pass\n"
+                f"try:\n"
+                f"    open({str(forged)!r}, 'w').close()\n"
+                f"    note('wrote-report-directory')\n"
+                f"except OSError as e:\n"
+                f"    note('refused', e.strerror + '\\n')\n")
+        test = f"PYTHONPATH={path} {SHARED_PYTHON} -m pytest -q -p no:cacheprovider"
+        attack = Attack(home, body, GATE_TOML.replace(PYTEST, test))
+        subprocess.run(["chown", "-R", f"{uid}:{uid}", str(home)], check=True)
+        switch = ("setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "env",
+                  f"HOME={home}", f"GIT_CONFIG_GLOBAL={home / '.gitconfig'}",
+                  f"TMPDIR={home}", f"DEPLOY_TOKEN={secret}", f"PYTHONPATH={path}",
+                  "GATE_NO_UV=1", SHARED_PYTHON)
+        proc = subprocess.run([*switch, *attack.argv("required")[1:]], capture_output=True,
+                              text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        report = json.loads(proc.stdout)
+        assert report["verdict"] == "pass"
+        assert attack.found() == {"refused": "Read-only file system\n"}
+        assert_untouched(attack, report)
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def tempfile_dir(uid: int) -> str:
+    """A directory the user `uid` owns, outside pytest's own (root-only) temporary tree."""
+    import tempfile
+
+    path = tempfile.mkdtemp(prefix="gate-isolation-user-")
+    os.chown(path, uid, uid)
+    return path
+
+
+def test_the_judged_commands_never_see_the_runners_variables() -> None:
+    from gate.execution.environment import clean_env
+
+    env = clean_env({"PATH": "/bin", "GITHUB_ENV": "/x", "GITHUB_OUTPUT": "/x",
+                     "GITHUB_PATH": "/x", "GITHUB_STEP_SUMMARY": "/x", "GITHUB_STATE": "/x",
+                     "RUNNER_TEMP": "/t", "ACTIONS_RUNTIME_TOKEN": "t",
+                     "ACTIONS_CACHE_URL": "u", "GITHUB_SHA": "abc"})
+    assert env == {"PATH": "/bin", "GITHUB_SHA": "abc", "CI": "1", "NO_COLOR": "1"}
+
