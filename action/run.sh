@@ -17,6 +17,10 @@ else
   [ -n "${GATE_INSTALL:-}" ] && args+=(--install "$GATE_INSTALL")
   [ -n "${GATE_TEST:-}" ] && args+=(--test "$GATE_TEST")
   [ -n "${GATE_RUNS:-}" ] && args+=(--runs "$GATE_RUNS")
+  # The judged code runs in the isolation boundary; on Linux its absence is an error.
+  isolation="${GATE_ISOLATION:-}"
+  [ -z "$isolation" ] && { [ "$(uname -s)" = Linux ] && isolation=required || isolation=auto; }
+  args+=(--isolation "$isolation")
 fi
 args+=(--base "$GATE_BASE" --head "$GATE_HEAD" --report "$report")
 [ -n "${GATE_CONFIG:-}" ] && args+=(--config "$GATE_CONFIG")

@@ -81,6 +81,11 @@ class TestCalc(unittest.TestCase):
 {sub}
     def test_no_token(self):
         self.assertEqual([k for k in os.environ if "TOKEN" in k], [])
+
+    def test_no_step_files(self):
+        self.assertEqual([k for k in os.environ if k in ("GITHUB_ENV", "GITHUB_OUTPUT",
+                          "GITHUB_PATH", "GITHUB_STATE", "GITHUB_STEP_SUMMARY",
+                          "RUNNER_TEMP")], [])
 """
 SUB = """
     def test_sub(self):
@@ -153,6 +158,8 @@ def test_the_action_in_act(tmp_path: Path) -> None:
     (summary,) = [e["content"] for e in publish if e.get("command") == "summary"]
     assert summary.startswith(f"### 🟡 gate: **needs-review** for `{head[:12]}`")
     assert "| ✅ | `suite` | passed | 1 of 1 runs passed" in summary
+    # The Action's default on Linux: isolation required, and it held.
+    assert "Isolation of the judged code: **namespaces** (bubblewrap " in summary
     said = [e["msg"] for e in lines if e.get("stepID") == ["outputs"] and e.get("raw_output")]
     assert said == ["verdict=needs-review; summary=needs-review: 2 findings (tests-removed "
                     "failed, skip-markers failed)\n"]

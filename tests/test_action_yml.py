@@ -34,7 +34,7 @@ def all_steps() -> list[dict[str, Any]]:
 
 def test_every_input_has_a_description_and_a_default() -> None:
     assert list(ACTION["inputs"]) == [
-        "base", "head", "install", "test", "runs", "config", "strict", "fail-on",
+        "base", "head", "install", "test", "runs", "config", "isolation", "strict", "fail-on",
         "python-version", "token", "comment", "label", "check-name", "mode", "required-checks",
         "stabilization-seconds"]
     for name, spec in ACTION["inputs"].items():
@@ -98,8 +98,12 @@ def test_run_step_passes_inputs_as_arguments(runner_temp: Path) -> None:
                              GATE_STRICT="true", GATE_CONFIG="ci/gate.toml")
     assert code == 0
     report = f"{runner_temp}/gate-report.json"
-    assert args == ["run", "--test", "pytest -q; echo $(id)", "--runs", "2", "--base", "b1",
-                    "--head", "h1", "--report", report, "--config", "ci/gate.toml", "--strict"]
+    assert args == ["run", "--test", "pytest -q; echo $(id)", "--runs", "2",
+                    "--isolation", "required", "--base", "b1", "--head", "h1",
+                    "--report", report, "--config", "ci/gate.toml", "--strict"]
+    _, _, args = run_step(runner_temp, 0, GATE_BASE="b1", GATE_HEAD="h1", GATE_ISOLATION="off")
+    assert args == ["run", "--isolation", "off", "--base", "b1", "--head", "h1",
+                    "--report", report]
     code, _, args = run_step(runner_temp, 1, GATE_BASE="b1", GATE_HEAD="h1", GATE_MODE="checks",
                              GATE_TEST="ignored")
     assert (code, args) == (0, ["scan", "--base", "b1", "--head", "h1", "--report", report])

@@ -32,7 +32,6 @@ WORKS = next((p for p in map(bwrap.probe, bwrap.candidates()) if not p.error), N
 # gate: allow skip-markers -- only where no bubblewrap can make user namespaces, and says so
 needs_boundary = pytest.mark.skipif(
     WORKS is None, reason="bubblewrap cannot make user namespaces on this machine")
-pytestmark = [pytest.mark.slow, needs_boundary]
 
 
 class Attack:
@@ -103,6 +102,8 @@ def daemon_body(report: Path) -> str:
             f"note('started')\n")
 
 
+@pytest.mark.slow
+@needs_boundary
 def test_a_detached_daemon_cannot_rewrite_the_report_after_the_gate_exits(
     tmp_path: Path,
 ) -> None:
@@ -113,6 +114,8 @@ def test_a_detached_daemon_cannot_rewrite_the_report_after_the_gate_exits(
     assert attack.found() == {"started": ""}
 
 
+@pytest.mark.slow
+@needs_boundary
 def test_without_isolation_the_same_daemon_forges_the_report(tmp_path: Path) -> None:
     """The attack above is real: with `--isolation off` it rewrites the report."""
     attack = Attack(tmp_path, daemon_body(tmp_path / "out" / "report.json"))
@@ -125,6 +128,8 @@ def test_without_isolation_the_same_daemon_forges_the_report(tmp_path: Path) -> 
     assert json.loads(attack.report.read_text()) == {"verdict": "pass", "forged": True}
 
 
+@pytest.mark.slow
+@needs_boundary
 def test_a_test_cannot_rewrite_the_gates_installed_modules(tmp_path: Path) -> None:
     package = os.path.dirname(os.path.abspath(gate.__file__))
     scripts = os.path.dirname(sys.executable)
@@ -153,6 +158,8 @@ def test_a_test_cannot_rewrite_the_gates_installed_modules(tmp_path: Path) -> No
     assert_untouched(attack, report)
 
 
+@pytest.mark.slow
+@needs_boundary
 def test_a_test_cannot_read_the_gates_environment_through_proc(tmp_path: Path) -> None:
     secret = "s3cret-" + os.urandom(8).hex()
     body = (f"for pid in filter(str.isdigit, os.listdir('/proc')):\n"
@@ -188,6 +195,8 @@ def runner_files(tmp_path: Path) -> dict[str, str]:
     return env
 
 
+@pytest.mark.slow
+@needs_boundary
 def test_a_test_cannot_write_the_runners_step_files(tmp_path: Path) -> None:
     env = runner_files(tmp_path)
     body = (f"for var, path in {sorted(env.items())!r}:\n"
@@ -207,6 +216,8 @@ def test_a_test_cannot_write_the_runners_step_files(tmp_path: Path) -> None:
     assert_untouched(attack, report)
 
 
+@pytest.mark.slow
+@needs_boundary
 def test_a_test_that_stops_and_kills_every_process_it_sees_cannot_stop_the_gate(
     tmp_path: Path,
 ) -> None:
@@ -246,6 +257,8 @@ def test_a_test_that_stops_and_kills_every_process_it_sees_cannot_stop_the_gate(
     assert attack.found() == {"seen": f"{WORKS.path}\n/bin/sh\n"}
 
 
+@pytest.mark.slow
+@needs_boundary
 def test_a_test_that_fills_its_temporary_directory_fills_only_its_own(tmp_path: Path) -> None:
     body = ("import tempfile\n"
             "written = 0\n"
@@ -264,6 +277,8 @@ def test_a_test_that_fills_its_temporary_directory_fills_only_its_own(tmp_path: 
     assert_untouched(attack, report)
 
 
+@pytest.mark.slow
+@needs_boundary
 def test_required_where_no_user_namespace_can_be_made_is_exit_2_with_what_to_do(
     tmp_path: Path,
 ) -> None:
@@ -325,6 +340,8 @@ def _user_id() -> int:
     return int(subprocess.run(["id", "-u", USER], capture_output=True, text=True).stdout)
 
 
+@pytest.mark.slow
+@needs_boundary
 # gate: allow skip-markers -- the unprivileged route needs root to create its user
 @pytest.mark.skipif(_can_switch_user() is not None, reason=str(_can_switch_user()))
 def test_the_boundary_also_holds_for_a_gate_run_by_an_unprivileged_user() -> None:
@@ -387,3 +404,16 @@ def test_the_judged_commands_never_see_the_runners_variables() -> None:
                      "ACTIONS_CACHE_URL": "u", "GITHUB_SHA": "abc"})
     assert env == {"PATH": "/bin", "GITHUB_SHA": "abc", "CI": "1", "NO_COLOR": "1"}
 
+
+def test_the_text_report_and_the_json_say_which_isolation() -> None:
+    from gate.models import Isolation, Report
+    from gate.report import json_report, text
+
+    report = Report("pass", "b" * 40, "a" * 40, 1.0, (),
+                    Isolation("namespaces", "bubblewrap 0.11.0", warning="not in the JSON"))
+    assert text.render(report).splitlines()[:2] == [
+        f"gate: base {'b' * 12}, head {'a' * 12}", "isolation: namespaces (bubblewrap 0.11.0)"]
+    assert list(json.loads(json_report.render(report))) == [
+        "verdict", "base", "head", "duration_s", "isolation", "checks"]
+    assert json.loads(json_report.render(report))["isolation"] == {
+        "level": "namespaces", "detail": "bubblewrap 0.11.0"}

@@ -72,7 +72,9 @@ def body(report: Report, *, links: Links | None = None, notes: Sequence[str] = (
          changes: Sequence[str] = ()) -> str:
     """The verdict, the notes (stale result, fallbacks, hidden annotations), what changed since
     the last verdict, the checks table and the findings."""
-    parts = [f"### {headline(report)}"]
+    parts = [f"### {headline(report)}",
+             f"Isolation of the judged code: **{report.isolation.level}** "
+             f"({cell(report.isolation.detail)})"]
     if notes:
         parts.append("\n".join(f"> {note}" for note in notes))
     if changes:

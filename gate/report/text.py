@@ -22,7 +22,8 @@ def finding_line(check_id: str, finding: Finding) -> str:
 
 
 def render(report: Report) -> str:
-    lines = [f"gate: base {report.base[:12]}, head {report.head[:12]}"]
+    lines = [f"gate: base {report.base[:12]}, head {report.head[:12]}",
+             f"isolation: {report.isolation.level} ({report.isolation.detail})"]
     lines += [check_line(c) for c in report.checks]
     findings = [(c, f) for c in report.checks for f in c.findings]
     if findings:
