@@ -92,6 +92,39 @@ def overhead(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
             "gate_cpu_s": round(min(gate_cpu), 2), "bare_cpu_s": round(min(bare_cpu), 2)}
 
 
+def isolation_cost(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
+    """`gate run` with the isolation boundary against the same run without it (interleaved,
+    best of each), and one command started in the boundary against the same command bare."""
+    suite = 0.3 if quick else 2.0
+    repo = work / "isolation"
+    fixtures.python_project(repo, files=10, suite_seconds=suite)
+    tries = 1 if quick else 3
+    gate(repo, "--runs", "1", "--isolation", "off", env=env)  # untimed: warms the caches
+    on, off, level = [], [], ""
+    for _ in range(tries):
+        seconds, report = gate(repo, "--isolation", "auto", env=env)
+        on.append(seconds)
+        level = report["isolation"]["level"]
+        off.append(gate(repo, "--isolation", "off", env=env)[0])
+    per_command = command_in_boundary(work, 5 if quick else 50)
+    g, b = min(on), min(off)
+    return {"level": level, "suite_s": suite, "isolated_s": round(g, 2), "bare_s": round(b, 2),
+            "ratio": round(g / b, 3), "added_s": round(g - b, 2), **per_command}
+
+
+def command_in_boundary(work: Path, n: int) -> dict[str, Any]:
+    from gate.execution import isolation
+
+    root = work / "boundary-root"
+    (root / "tmp").mkdir(parents=True, exist_ok=True)
+    boundary = isolation.choose("auto")
+    wrapped = boundary.wrap(["true"], root=str(root), cwd=str(root), tmp=str(root / "tmp"))
+    bare = min(timed_any(["true"]) for _ in range(n))
+    inside = min(timed_any(wrapped) for _ in range(n))
+    return {"command_bare_ms": round(bare * 1000, 1), "command_isolated_ms":
+            round(inside * 1000, 1)}
+
+
 def children_cpu() -> float:
     """CPU seconds (user and system) of the children that have ended so far."""
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -221,6 +254,7 @@ def main() -> int:
                "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
         steps = [
             ("overhead", lambda: overhead(work, env, args.quick)),
+            ("isolation", lambda: isolation_cost(work, env, args.quick)),
             ("scoped_base_tests", lambda: scoped_base_tests(work, env, args.quick)),
             ("parallel_runs", lambda: parallel_runs(work, env, args.quick)),
             ("environment_creation", lambda: environment_creation(work, args.quick)),

@@ -417,3 +417,22 @@ def test_the_text_report_and_the_json_say_which_isolation() -> None:
         "verdict", "base", "head", "duration_s", "isolation", "checks"]
     assert json.loads(json_report.render(report))["isolation"] == {
         "level": "namespaces", "detail": "bubblewrap 0.11.0"}
+
+
+@pytest.mark.slow
+@needs_boundary
+def test_the_config_on_the_base_sets_the_level_and_the_flag_overrides_it(
+    tmp_path: Path,
+) -> None:
+    attack = Attack(tmp_path, "note('ran')\n", GATE_TOML + 'isolation = "off"\n')
+    proc = subprocess.run(attack.argv("required")[:-2], capture_output=True, text=True,
+                          timeout=300)
+    assert json.loads(proc.stdout)["isolation"] == {
+        "level": "none", "detail": "isolation = off: the judged code ran as the gate's user, "
+                                   "beside the gate's own files and processes"}
+    assert "warning" not in proc.stderr
+    _, report, _ = attack.judge("required")
+    assert report["isolation"]["level"] == "namespaces"
+    assert report["isolation"]["detail"].startswith(
+        f"{WORKS.version}: user, PID and mount namespaces per command; read-only: ")
+    assert str(attack.out) in report["isolation"]["detail"].split(", ")
