@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -78,6 +79,7 @@ def assert_untouched(attack: Attack, stdout: dict[str, Any], wait: float = 0.0) 
 DAEMON = """
 import os, sys, time
 report, evidence = sys.argv[1], sys.argv[2]
+open(os.path.join(evidence, "alive"), "w").close()
 for _ in range(600):  # up to 60 s: until the gate has written its report and exited
     time.sleep(0.1)
     if os.path.exists(report) and os.path.getsize(report):
@@ -99,6 +101,10 @@ def daemon_body(report: Path) -> str:
             f"        os.execve(sys.executable, [sys.executable, '-c', {DAEMON!r}, "
             f"{str(report)!r}, EVIDENCE], {{}})\n"
             f"    os._exit(0)\n"
+            f"for _ in range(100):  # the daemon is on its own before the test ends\n"
+            f"    if os.path.exists(os.path.join(EVIDENCE, 'alive')):\n"
+            f"        break\n"
+            f"    time.sleep(0.1)\n"
             f"note('started')\n")
 
 
@@ -111,7 +117,7 @@ def test_a_detached_daemon_cannot_rewrite_the_report_after_the_gate_exits(
     code, report, _ = attack.judge()
     assert (code, report["verdict"]) == (0, "pass")
     assert_untouched(attack, report, wait=3)
-    assert attack.found() == {"started": ""}
+    assert attack.found() == {"alive": "", "started": ""}
 
 
 @pytest.mark.slow
@@ -124,7 +130,7 @@ def test_without_isolation_the_same_daemon_forges_the_report(tmp_path: Path) -> 
     deadline = time.monotonic() + 20
     while "forged" not in attack.found() and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert attack.found() == {"forged": "", "started": ""}
+    assert attack.found() == {"alive": "", "forged": "", "started": ""}
     assert json.loads(attack.report.read_text()) == {"verdict": "pass", "forged": True}
 
 
@@ -436,3 +442,79 @@ def test_the_config_on_the_base_sets_the_level_and_the_flag_overrides_it(
     assert report["isolation"]["detail"].startswith(
         f"{WORKS.version}: user, PID and mount namespaces per command; read-only: ")
     assert str(attack.out) in report["isolation"]["detail"].split(", ")
+
+
+@pytest.mark.slow
+@needs_boundary
+@pytest.mark.parametrize("target", [".gitconfig", ".config/git/config"])
+def test_an_install_cannot_plant_git_config_that_the_gates_own_git_runs_later(
+    tmp_path: Path, target: str
+) -> None:
+    """The install writes a smudge filter into a global git config file and the head adds a
+    .gitattributes that uses it: the checkouts the gate makes after the install (here a second,
+    parallel suite run's) would run it as the gate, outside the boundary. The existing
+    ~/.gitconfig is read-only; the XDG one, absent when the gate started, is not read by it."""
+    escaped = tmp_path / "escaped"
+    filter_config = (f'[filter "evil"]\n\tsmudge = "sh -c \'touch {escaped}; cat\'"\n'
+                     f"\trequired = true\n")
+    gitconfig = Path(os.environ["HOME"]) / ".gitconfig"
+    before = gitconfig.read_text()
+    install = (f'mkdir -p "$(dirname "$HOME/{target}")" && '
+               f'printf %s {shlex.quote(filter_config)} >> "$HOME/{target}"')
+    toml = (f"install = {json.dumps(install)}\ntest = \"{PYTEST}\"\nruns = 2\n"
+            "parallel = true\n")
+    attack = Attack(tmp_path, "note('ran')\n", toml)
+    attack.repo.commit({".gitattributes": "*.txt filter=evil\n", "data.txt": "x\n"})
+    code, report, _ = attack.judge(env={"HOME": os.environ["HOME"]})
+    assert not escaped.exists()
+    assert gitconfig.read_text() == before
+    install_check = report["checks"][0]
+    if target == ".gitconfig":  # the install could not write it
+        assert (install_check["status"], code) == ("failed", 1)
+        assert "Read-only file system" in install_check["detail"]
+    else:  # written, and never read by the gate's own git
+        assert install_check["status"] == "passed"
+        assert (Path(os.environ["HOME"]) / target).read_text() == filter_config
+        assert report["checks"][1]["summary"] == "2 of 2 runs passed side by side, 2/2 tests"
+
+
+@pytest.mark.slow
+@needs_boundary
+def test_a_gate_killed_outright_takes_the_judged_processes_with_it(tmp_path: Path) -> None:
+    """SIGKILL leaves the gate no time to end anything: the boundary's commands die with it
+    (bubblewrap's --die-with-parent), a detached daemon included, without waiting for the
+    next run's clean-up."""
+    started = tmp_path / "started"
+    body = (daemon_body(tmp_path / "never") + f"open({str(started)!r}, 'w').close()\n"
+            "time.sleep(60)\n")
+    attack = Attack(tmp_path, body)
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    gate_run = subprocess.Popen(attack.argv("required"), env={**os.environ, "TMPDIR": str(temp)},
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while not started.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert started.exists()
+    [root] = temp.iterdir()
+    assert len(in_directory(root)) >= 3  # the test, its shell, the daemon (and the inits)
+    gate_run.kill()
+    gate_run.wait()
+    deadline = time.monotonic() + 5
+    while in_directory(root) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert in_directory(root) == []
+
+
+def in_directory(directory: Path) -> list[int]:
+    """The processes (host pids) whose working directory is inside `directory`."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if os.readlink(f"/proc/{pid}/cwd").startswith(str(directory) + os.sep):
+                with open(f"/proc/{pid}/stat", "rb") as f:
+                    if f.read().rsplit(b")", 1)[1].split()[0] != b"Z":
+                        found.append(int(pid))
+        except OSError:
+            continue
+    return found

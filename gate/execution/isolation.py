@@ -26,9 +26,11 @@ from collections.abc import Iterable, Mapping, Sequence
 import gate
 from gate.errors import GateError
 from gate.execution import bwrap
+from gate.execution.environment import global_git_configs
 from gate.models import Isolation
 
 MODES = ("auto", "required", "off")
+SYSTEM_DIRS = ("/etc", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/boot")
 # GitHub Actions' step files: written there, they would reach the job's later steps.
 RUNNER_FILES = ("GITHUB_ENV", "GITHUB_OUTPUT", "GITHUB_PATH", "GITHUB_STEP_SUMMARY",
                 "GITHUB_STATE")
@@ -74,9 +76,18 @@ def gate_installation() -> list[str]:
 
 
 def runner_files(environ: Mapping[str, str]) -> list[str]:
-    """The directories of the runner's step files, and `RUNNER_TEMP` (where they live)."""
+    """The directories of the runner's step files, `RUNNER_TEMP` (where they live) and the
+    tool cache (the toolchains of the job's later steps)."""
     dirs = [os.path.dirname(environ[k]) for k in RUNNER_FILES if environ.get(k)]
-    return dirs + ([environ["RUNNER_TEMP"]] if environ.get("RUNNER_TEMP") else [])
+    return dirs + [environ[k] for k in ("RUNNER_TEMP", "RUNNER_TOOL_CACHE") if environ.get(k)]
+
+
+def host_files(environ: Mapping[str, str]) -> list[str]:
+    """What the gate's own later commands (git) and the machine's other processes read: the
+    system's directories (as root the judged code would otherwise keep the owner's right to
+    write them: /etc/gitconfig, /etc/ld.so.preload, /usr/bin/git) and the git config files."""
+    return [*SYSTEM_DIRS, *global_git_configs(environ),
+            *(environ[k] for k in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM") if environ.get(k))]
 
 
 def report_directory(report: str) -> list[str]:
@@ -151,7 +162,8 @@ def choose(mode: str, protect: Iterable[str] = (), *, tmp_mb: int = 4096,
                             "(--isolation auto) to run without it")
         return Boundary(Isolation("none", why, warning=f"the judged code runs without "
                                   f"isolation: {why}"))
-    protected = _normalised([*gate_installation(), *runner_files(environ), *protect])
+    protected = _normalised([*gate_installation(), *runner_files(environ), *host_files(environ),
+                             *protect])
     detail = (f"{working.version}: user, PID and mount namespaces per command; read-only: "
               + ", ".join(protected))
     return Boundary(Isolation("namespaces", detail), working.path, protected, tmp_mb << 20)

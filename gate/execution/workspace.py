@@ -20,7 +20,7 @@ from collections.abc import Iterator
 
 from gate.errors import GateError
 from gate.execution import reaper, stale
-from gate.execution.environment import no_git_env
+from gate.execution.environment import gate_git_env
 from gate.vcs import git
 
 TEMP_PREFIX = "gate-"
@@ -57,7 +57,7 @@ def temporary_root() -> Iterator[str]:
 
 def checkout(repo: str, sha: str, dest: str) -> str:
     """Check out `sha` of `repo` into the new directory `dest`."""
-    env = no_git_env()
+    env = gate_git_env()
     base = ["git", "-c", "core.hooksPath=/dev/null", "-c", "advice.detachedHead=false"]
     steps = [
         [*base, "clone", "--quiet", "--shared", "--no-checkout", repo, dest],
