@@ -17,13 +17,14 @@ def run(
     runs: int | None = None,
     timeout: float | None = None,
     strict: bool | None = None,
+    isolation: str | None = None,
     progress: runner.Progress | None = None,
 ) -> Report:
     """Judge `head` against `base` in `repo`: the diff checks, the install, the suite runs,
     the base tests and the user checks, on a fresh checkout. Keyword options override the
     base's config as the CLI flags do."""
     options = runner.Options(base=base, head=head, repo=repo, install=install, test=test,
-                             runs=runs, timeout=timeout, strict=strict)
+                             runs=runs, timeout=timeout, strict=strict, isolation=isolation)
     return runner.run(options, progress)
 
 

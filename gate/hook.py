@@ -48,6 +48,8 @@ def pre_push(repo: str, remote: str | None, lines: Sequence[str], out: TextIO,
         if len(push.ranges) > 1:
             print(f"gate: {r.ref}", file=out)
         report = runner.run(runner.Options(base=r.base, head=r.head, repo=root), progress)
+        if report.isolation.warning:  # macOS, or no user namespaces: said, not fatal
+            print(f"gate: warning: {report.isolation.warning}", file=out)
         codes.append(_print(report, out, environ))
     return min(codes, key=_WORST_FIRST.index)
 

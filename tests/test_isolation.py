@@ -317,6 +317,9 @@ def test_outside_linux_there_is_no_isolation_and_it_is_said() -> None:
     assert boundary.isolation.level == "none"
     assert boundary.isolation.detail == ("not available on darwin (Linux namespaces only): "
                                          "the judged code ran as the gate's user")
+    assert boundary.isolation.warning == ("isolation is not available on darwin (Linux "
+                                          "namespaces only): the judged code ran as the "
+                                          "gate's user")
     assert boundary.wrap(["true"], root="/nonexistent", cwd="/", tmp="/tmp") == ["true"]
     with pytest.raises(GateError, match='isolation = "required", and isolation '
                        "is not available on darwin"):

@@ -152,7 +152,7 @@ def choose(mode: str, protect: Iterable[str] = (), *, tmp_mb: int = 4096,
         if mode == "required":
             raise GateError(f'isolation = "required", and isolation is {why}; run the gate on '
                             'Linux, or set isolation = "auto" (--isolation auto)')
-        return Boundary(Isolation("none", why))
+        return Boundary(Isolation("none", why, warning=f"isolation is {why}"))
     probes = [bwrap.probe(path) for path in bwrap.candidates()]
     working = next((p for p in probes if not p.error), None)
     if working is None:
