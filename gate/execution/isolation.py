@@ -64,9 +64,11 @@ OFF = Boundary(Isolation("none", "isolation = off: the judged code ran as the ga
 
 
 def gate_installation() -> list[str]:
-    """The gate's code and the interpreter's: its package, its virtual environment, its
-    site-packages and scripts (the `gate` the Action's publish step runs), the standard library."""
-    paths = [os.path.dirname(os.path.abspath(gate.__file__))]
+    """The gate's code and the interpreter's: its package, its virtual environment, every
+    directory it imports from (`sys.path`: site-packages, the user's site-packages, an editable
+    install's source), its scripts (the `gate` the Action's publish step runs), the standard
+    library."""
+    paths = [os.path.dirname(os.path.abspath(gate.__file__)), *(p for p in sys.path if p)]
     if sys.prefix != sys.base_prefix:
         paths.append(sys.prefix)
     scheme = sysconfig.get_paths()
