@@ -15,7 +15,7 @@ from gate.checks import registry
 from gate.engine import runner
 from gate.engine.verdict import EXIT_CANNOT_JUDGE, EXIT_CODES
 from gate.errors import GateError
-from gate.execution import isolation, workspace
+from gate.execution import isolation, protected, workspace
 from gate.models import Report
 from gate.report import json_report, text
 from gate.vcs import shallow
@@ -178,7 +178,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         base=args.base, head=args.head, repo=args.repo, strict=args.strict,
         install=args.install, test=args.test, runs=args.runs, timeout=args.timeout,
         parallel=args.parallel, config=args.config, isolation=args.isolation,
-        protect=tuple(isolation.report_directory(args.report)) if args.report else ())
+        protect=tuple(protected.report_directory(args.report)) if args.report else ())
     return _emit(runner.run(options, progress), args.format, args.report)
 
 

@@ -22,7 +22,7 @@ from gitrepo import make_change
 
 import gate
 from gate.errors import GateError
-from gate.execution import bwrap, isolation
+from gate.execution import bwrap, isolation, protected
 
 PYTEST = f"{sys.executable} -m pytest -q -p no:cacheprovider"
 GATE_TOML = f'install = "true"\ntest = "{PYTEST}"\nruns = 1\n'
@@ -194,7 +194,7 @@ def runner_files(tmp_path: Path) -> dict[str, str]:
     commands = temp / "_runner_file_commands"
     commands.mkdir(parents=True)
     env = {"RUNNER_TEMP": str(temp)}
-    for var in isolation.RUNNER_FILES:
+    for var in protected.RUNNER_FILES:
         path = commands / var.lower()
         path.write_text("")
         env[var] = str(path)
@@ -217,7 +217,7 @@ def test_a_test_cannot_write_the_runners_step_files(tmp_path: Path) -> None:
     attack = Attack(tmp_path, body)
     code, report, _ = attack.judge(env=env)
     assert attack.found() == {"refused": "Read-only file system\n" * len(env)}
-    assert [Path(env[v]).read_text() for v in isolation.RUNNER_FILES] == [""] * 5
+    assert [Path(env[v]).read_text() for v in protected.RUNNER_FILES] == [""] * 5
     assert (code, report["verdict"]) == (0, "pass")
     assert_untouched(attack, report)
 
