@@ -105,11 +105,14 @@ def isolation_cost(work: Path, env: dict[str, str], quick: bool) -> dict[str, An
     # (No CPU figure: processes that end with a PID namespace are not counted in the
     # children's rusage, so the isolated side would look cheaper than it is.)
     on, off, level = [], [], ""
-    for _ in range(tries):  # interleaved, best of each: the machine is noisy
+    for i in range(tries):  # interleaved, each side first in turn, best of each
+        if i % 2:
+            off.append(gate(repo, "--isolation", "off", env=env)[0])
         seconds, report = gate(repo, "--isolation", "auto", env=env)
         on.append(seconds)
         level = report["isolation"]["level"]
-        off.append(gate(repo, "--isolation", "off", env=env)[0])
+        if not i % 2:
+            off.append(gate(repo, "--isolation", "off", env=env)[0])
     per_command = command_in_boundary(work, 5 if quick else 50)
     g, b = min(on), min(off)
     return {"level": level, "suite_s": suite, "isolated_s": round(g, 2), "bare_s": round(b, 2),
