@@ -521,3 +521,43 @@ def in_directory(directory: Path) -> list[int]:
         except OSError:
             continue
     return found
+
+
+@pytest.mark.slow
+@needs_boundary
+@pytest.mark.usefixtures("offline_pip")
+def test_the_fresh_environment_is_hard_linked_from_uvs_cache_inside_the_boundary(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The environment lies beside the run's read-only root, on the same mount as uv's cache:
+    uv links the packages instead of copying them (a copy cost the install about 0.3 s)."""
+    from pyproject_fixture import project
+
+    from gate import cli
+    from gate.execution import installer
+
+    uv = installer.find_uv()
+    assert uv is not None  # the test extras install it
+    linked = ("python -c \"import os, pytest, sys; "
+              "sys.exit(os.stat(pytest.__file__).st_nlink < 2)\"")
+    repo, _, _ = make_change(tmp_path / "r", project(), {"README": "x\n"})
+    install = f"{uv} pip install -e '.[test]' && {linked}"
+    code = cli.main(["run", "--repo", str(repo.path), "--base", "main", "--head", "change",
+                     "--runs", "1", "--install", install, "--isolation", "required",
+                     "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    assert report["checks"][0]["status"] == "passed", report["checks"][0]
+    assert (code, report["isolation"]["level"]) == (0, "namespaces")
+
+
+def test_a_killed_runs_environment_beside_its_root_goes_with_the_root(tmp_path: Path) -> None:
+    from gate.execution import stale, workspace
+
+    dead = tmp_path / "gate-dead"
+    dead.mkdir()
+    (dead / stale.OWNER_FILE).write_text(f"{2 ** 22 + 1} 0\n")  # above any pid_max
+    Path(workspace.environment_dir(str(dead))).mkdir()
+    alone = tmp_path / "gate-other.venv"  # a sibling is never taken for a root itself
+    alone.mkdir()
+    assert workspace.clean_stale(str(tmp_path)) == [str(dead)]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["gate-other.venv"]

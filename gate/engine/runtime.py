@@ -30,7 +30,8 @@ def _fresh_workspace(root: str, checkout: str, timeout: float, test_prefix: tupl
     env = {**clean_env(), "TMPDIR": tmp,
            workspace.run_marker(root): "1"}  # killed when the run ends
     if detect.is_python(checkout):
-        env = with_venv(installer.uv_settings(env), venv.create(os.path.join(root, "venv")))
+        env = with_venv(installer.uv_settings(env),
+                        venv.create(workspace.environment_dir(root)))
     return Workspace(checkout, scratch, env, timeout, test_prefix, boundary)
 
 

@@ -31,6 +31,14 @@ def run_marker(root: str) -> str:
     return "GATE_RUN_" + os.path.basename(root)[len(TEMP_PREFIX):]
 
 
+def environment_dir(root: str) -> str:
+    """Where the run's fresh environment goes: beside its root, not in it (and removed with
+    it). Inside the isolation boundary the root is read-only and its directories are writable
+    mounts of their own; an environment there could not hard-link from the installer's cache
+    (a link cannot cross mounts), and uv would copy every package instead."""
+    return root + stale.SIBLING
+
+
 def end_commands(root: str) -> None:
     """Kill every process of the run whose root is `root`."""
     reaper.kill_marked(run_marker(root))
@@ -53,6 +61,7 @@ def temporary_root() -> Iterator[str]:
     finally:
         end_commands(root)
         shutil.rmtree(root, ignore_errors=True)
+        shutil.rmtree(environment_dir(root), ignore_errors=True)
 
 
 def checkout(repo: str, sha: str, dest: str) -> str:
