@@ -28,6 +28,10 @@ else
     rm -rf "$RUNNER_TEMP/gate-logs"
     args+=(--logs "$RUNNER_TEMP/gate-logs")
   fi
+  # The judged code runs in the isolation boundary; on Linux its absence is an error.
+  isolation="${GATE_ISOLATION:-}"
+  [ -z "$isolation" ] && { [ "$(uname -s)" = Linux ] && isolation=required || isolation=auto; }
+  args+=(--isolation "$isolation")
 fi
 args+=(--base "$GATE_BASE" --head "$GATE_HEAD" --report "$report")
 [ -n "${GATE_CONFIG:-}" ] && args+=(--config "$GATE_CONFIG")

@@ -77,11 +77,13 @@ def overhead(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
     # bytecode (an editable install, as in .ci/run, compiles it on first use; pip install
     # compiles it when installing).
     bare(repo, head, 1, env)
-    gate(repo, "--runs", "1", env=env)
+    # Without the isolation boundary (measured on its own, below): the processes of a PID
+    # namespace are not in the children's CPU time, which this comparison reads.
+    gate(repo, "--runs", "1", "--isolation", "off", env=env)
     gate_times, bare_times, gate_cpu, bare_cpu = [], [], [], []
     for _ in range(tries):  # interleaved, best of each: the machine is noisy
         before = children_cpu()
-        gate_times.append(gate(repo, env=env)[0])
+        gate_times.append(gate(repo, "--isolation", "off", env=env)[0])
         middle = children_cpu()
         bare_times.append(bare(repo, head, 3, env))
         gate_cpu.append(middle - before)
@@ -90,6 +92,44 @@ def overhead(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
     return {"suite_s": suite, "gate_s": round(g, 2), "bare_s": round(b, 2),
             "ratio": round(g / b, 3), "gate_own_s": round(g - b, 2),
             "gate_cpu_s": round(min(gate_cpu), 2), "bare_cpu_s": round(min(bare_cpu), 2)}
+
+
+def isolation_cost(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
+    """`gate run` with the isolation boundary against the same run without it (interleaved,
+    best of each), and one command started in the boundary against the same command bare."""
+    suite = 0.3 if quick else 2.0
+    repo = work / "isolation"
+    fixtures.python_project(repo, files=10, suite_seconds=suite)
+    tries = 1 if quick else 5
+    gate(repo, "--runs", "1", "--isolation", "off", env=env)  # untimed: warms the caches
+    # (No CPU figure: processes that end with a PID namespace are not counted in the
+    # children's rusage, so the isolated side would look cheaper than it is.)
+    on, off, level = [], [], ""
+    for i in range(tries):  # interleaved, each side first in turn, best of each
+        if i % 2:
+            off.append(gate(repo, "--isolation", "off", env=env)[0])
+        seconds, report = gate(repo, "--isolation", "auto", env=env)
+        on.append(seconds)
+        level = report["isolation"]["level"]
+        if not i % 2:
+            off.append(gate(repo, "--isolation", "off", env=env)[0])
+    per_command = command_in_boundary(work, 5 if quick else 50)
+    g, b = min(on), min(off)
+    return {"level": level, "suite_s": suite, "isolated_s": round(g, 2), "bare_s": round(b, 2),
+            "ratio": round(g / b, 3), "added_s": round(g - b, 2), **per_command}
+
+
+def command_in_boundary(work: Path, n: int) -> dict[str, Any]:
+    from gate.execution import isolation
+
+    root = work / "boundary-root"
+    (root / "tmp").mkdir(parents=True, exist_ok=True)
+    boundary = isolation.choose("auto")
+    wrapped = boundary.wrap(["true"], root=str(root), cwd=str(root), tmp=str(root / "tmp"))
+    bare = min(timed_any(["true"]) for _ in range(n))
+    inside = min(timed_any(wrapped) for _ in range(n))
+    return {"command_bare_ms": round(bare * 1000, 1), "command_isolated_ms":
+            round(inside * 1000, 1)}
 
 
 def children_cpu() -> float:
@@ -246,6 +286,7 @@ def main() -> int:
                "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
         steps = [
             ("overhead", lambda: overhead(work, env, args.quick)),
+            ("isolation", lambda: isolation_cost(work, env, args.quick)),
             ("scoped_base_tests", lambda: scoped_base_tests(work, env, args.quick)),
             ("parallel_runs", lambda: parallel_runs(work, env, args.quick)),
             ("base_outcomes", lambda: base_outcomes(work, env, args.quick)),

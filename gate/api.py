@@ -18,6 +18,7 @@ def run(
     timeout: float | None = None,
     strict: bool | None = None,
     cache: bool | None = None,
+    isolation: str | None = None,
     progress: runner.Progress | None = None,
     logs: str | None = None,
 ) -> Report:
@@ -27,7 +28,7 @@ def run(
     full output, is `--logs DIR`."""
     options = runner.Options(base=base, head=head, repo=repo, install=install, test=test,
                              runs=runs, timeout=timeout, strict=strict, cache=cache,
-                             logs=logs)
+                             isolation=isolation, logs=logs)
     return runner.run(options, progress)
 
 

@@ -17,7 +17,7 @@ from gate.checks import registry
 from gate.engine import config_drift, runner
 from gate.engine.verdict import EXIT_CANNOT_JUDGE, EXIT_CODES
 from gate.errors import GateError
-from gate.execution import logs, workspace
+from gate.execution import isolation, logs, protected, workspace
 from gate.models import Report
 from gate.report import destination, json_report, live, terminal, text
 from gate.vcs import shallow
@@ -57,6 +57,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--no-cache", dest="cache", action="store_false", default=None,
                      help="run the base's suite again instead of taking its outcomes from "
                           "$XDG_CACHE_HOME/gate, and keep nothing there")
+    run.add_argument("--isolation", choices=isolation.MODES,
+                     help="run the judged code in user, PID and mount namespaces: auto (use "
+                     "them where they work), required (exit 2 where not), off")
     scan = sub.add_parser("scan", help="the diff checks only: no install, no test run")
     _add_common(scan)
     scan.add_argument("--staged", action="store_true",
@@ -103,11 +106,21 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _write_report(report: Report, path: str) -> None:
+    """Written beside, then renamed over `path`: whatever is at `path` is replaced, a symlink
+    the judged code put there included, never written through."""
+    partial = f"{path}.{os.getpid()}.partial"
+    with open(partial, "w", encoding="utf-8") as f:
+        f.write(json_report.render(report))
+    os.replace(partial, path)
+
+
 def _emit(report: Report, fmt: str, report_file: str | None,
           progress: runner.Progress) -> int:
+    if report.isolation.warning:
+        print(f"gate: warning: {report.isolation.warning}", file=sys.stderr)
     if report_file:
-        with open(report_file, "w", encoding="utf-8") as f:
-            f.write(json_report.render(report))
+        _write_report(report, report_file)
     sys.stdout.write(_renderer(fmt, progress)(report))
     return EXIT_CODES[report.verdict]
 
@@ -218,7 +231,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         base=args.base, head=args.head, repo=args.repo, strict=args.strict,
         install=args.install, test=args.test, runs=args.runs, timeout=args.timeout,
         parallel=args.parallel, cache=args.cache, config=args.config,
-        logs=args.logs)
+        isolation=args.isolation, logs=args.logs,
+        protect=tuple(protected.report_directory(args.report)) if args.report else ())
     return _judge(runner.run, options, args)
 
 

@@ -78,6 +78,8 @@ def pre_push(repo: str, remote: str | None, lines: Sequence[str], out: TextIO,
             report = runner.run(options, progress)
         finally:
             progress.close()
+        if report.isolation.warning:  # macOS, or no user namespaces: said, not fatal
+            print(f"gate: warning: {report.isolation.warning}", file=out)
         codes.append(_print(report, out, environ))
     return min(codes, key=_WORST_FIRST.index)
 

@@ -72,12 +72,30 @@ class CheckResult:
 
 
 @dataclasses.dataclass(frozen=True)
+class Isolation:
+    """The boundary the judged code ran in: `namespaces` or `none` (DESIGN.md, trust boundary).
+    `warning` is what a person is told on stderr when the gate fell back to `none`; it is not
+    part of the JSON."""
+
+    level: str
+    detail: str
+    warning: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"level": self.level, "detail": self.detail}
+
+
+NOTHING_RUN = Isolation("none", "no command of the change was run (diff checks only)")
+
+
+@dataclasses.dataclass(frozen=True)
 class Report:
     verdict: Verdict
     base: str
     head: str
     duration_s: float
     checks: tuple[CheckResult, ...]
+    isolation: Isolation = NOTHING_RUN
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -85,5 +103,6 @@ class Report:
             "base": self.base,
             "head": self.head,
             "duration_s": round(self.duration_s, 2),
+            "isolation": self.isolation.to_json(),
             "checks": [c.to_json() for c in self.checks],
         }

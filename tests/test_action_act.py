@@ -123,6 +123,11 @@ class TestCalc(unittest.TestCase):
 {sub}
     def test_no_token(self):
         self.assertEqual([k for k in os.environ if "TOKEN" in k], [])
+
+    def test_no_step_files(self):
+        self.assertEqual([k for k in os.environ if k in ("GITHUB_ENV", "GITHUB_OUTPUT",
+                          "GITHUB_PATH", "GITHUB_STATE", "GITHUB_STEP_SUMMARY",
+                          "RUNNER_TEMP")], [])
 """
 SUB = """
     def test_sub(self):
@@ -207,6 +212,8 @@ def test_the_action_in_act(tmp_path: Path) -> None:
         "04-base-suite.log", "05-base-tests.log"]
     assert cached.read_text().splitlines() == [
         "RUNNER_TEMP/gate-cache", f"gate-base-outcomes-Linux-{base}-1"]  # act's run id is 1
+    # The Action's default on Linux: isolation required, and it held.
+    assert "Isolation of the judged code: **namespaces** (bubblewrap " in summary
     said = [e["msg"] for e in lines if e.get("stepID") == ["outputs"] and e.get("raw_output")]
     assert said == ["verdict=needs-review; summary=needs-review: 2 findings (tests-removed "
                     "review, skip-markers review); tests=1/0/0\n"]

@@ -7,7 +7,7 @@ import pytest
 from helpers.gitrepo import make_change
 
 from gate import cli
-from gate.models import CheckResult, Finding, Report
+from gate.models import CheckResult, Finding, Isolation, Report
 from gate.report import github, markdown
 
 BASE_TEST = "def test_one():\n    assert 1\n\n\ndef test_two():\n    assert 2\n"
@@ -90,11 +90,12 @@ def test_markdown_body_links_each_finding_to_its_line() -> None:
     report = Report("needs-review", "b" * 40, "a" * 40, 4.25, (
         check("install", status="passed", required=True),
         check("escapes", f),
-    ))
+    ), Isolation("namespaces", "bubblewrap 0.11.0 | per command"))
     links = markdown.Links("https://ghe.example/", "o/r", "a" * 40)
     body = markdown.body(report, links=links, notes=["a note"], changes=["verdict: x → y"])
     assert body == (
         f"### 🟡 gate: **needs-review** for `{'a' * 12}` (base `{'b' * 12}`, 4.2s)\n\n"
+        "Isolation of the judged code: **namespaces** (bubblewrap 0.11.0 \\| per command)\n\n"
         "> a note\n\n"
         "**Since the last verdict:**\n- verdict: x → y\n\n"
         "| | check | status | summary | time |\n|---|---|---|---|---|\n"

@@ -32,8 +32,8 @@ def all_steps() -> list[dict[str, Any]]:
 
 def test_every_input_has_a_description_and_a_default() -> None:
     assert list(ACTION["inputs"]) == [
-        "base", "head", "install", "test", "runs", "config", "strict", "cache", "fail-on",
-        "python-version", "token", "comment", "comment-mode", "logs-artifact", "label",
+        "base", "head", "install", "test", "runs", "config", "isolation", "strict", "cache",
+        "fail-on", "python-version", "token", "comment", "comment-mode", "logs-artifact", "label",
         "check-name", "mode", "required-checks", "stabilization-seconds"]
     for name, spec in ACTION["inputs"].items():
         assert spec["description"], name
@@ -125,8 +125,13 @@ def test_run_step_passes_inputs_as_arguments(runner_temp: Path) -> None:
     assert code == 0
     report = f"{runner_temp}/gate-report.json"
     assert args == ["run", "--test", "pytest -q; echo $(id)", "--runs", "2",
-                    "--logs", f"{runner_temp}/gate-logs", "--base", "b1",
-                    "--head", "h1", "--report", report, "--config", "ci/gate.toml", "--strict"]
+                    "--logs", f"{runner_temp}/gate-logs", "--isolation", "required",
+                    "--base", "b1", "--head", "h1", "--report", report, "--config", "ci/gate.toml",
+                    "--strict"]
+    _, _, args = run_step(runner_temp, 0, GATE_BASE="b1", GATE_HEAD="h1", GATE_ISOLATION="off",
+                          GATE_CACHE="false")
+    assert args == ["run", "--no-cache", "--isolation", "off", "--base", "b1", "--head", "h1",
+                    "--report", report]
     code, _, args = run_step(runner_temp, 1, GATE_BASE="b1", GATE_HEAD="h1", GATE_MODE="checks",
                              GATE_TEST="ignored")
     assert (code, args) == (0, ["scan", "--base", "b1", "--head", "h1", "--report", report])

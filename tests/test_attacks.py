@@ -180,32 +180,46 @@ def running(pid: int) -> bool:
         return False
 
 
+def sleepers(token: str) -> list[int]:
+    """The processes (host pids) whose command line holds `token`: inside the isolation
+    boundary a test sees only its own PID namespace's numbers, so it names them by a token."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if token.encode() in f.read() and running(int(pid)):
+                    found.append(int(pid))
+        except OSError:
+            continue
+    return found
+
+
 def test_background_processes_and_daemons_die_with_the_run(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    pids = tmp_path / "pids"
-    pids.mkdir()
+    token = f"sleeper-{os.urandom(6).hex()}"
+    started = tmp_path / "started"
+    started.mkdir()
     test = (
         "import os, subprocess, sys, time\n\n\n"
         "def test_add():\n"
-        "    sleeper = [sys.executable, '-c', 'import time; time.sleep(30)']\n"
+        f"    sleeper = [sys.executable, '-c', 'import time; time.sleep(30)', {token!r}]\n"
         "    background = subprocess.Popen(sleeper, stdout=subprocess.DEVNULL)\n"
         "    daemon = subprocess.Popen(sleeper, start_new_session=True,\n"
         "                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
         "    for p in (background, daemon):\n"
-        f"        open(os.path.join({str(pids)!r}, str(p.pid)), 'w').close()\n"
+        f"        open(os.path.join({str(started)!r}, str(p.pid)), 'w').close()\n"
         "    if os.fork() == 0:  # orphaned: the daemon is nobody's child now\n"
         "        os._exit(0)\n"
     )
     repo = attack(tmp_path, {"tests/test_add.py": test})
     code, report = judge(capsys, repo.path)
     assert (report["verdict"], code) == ("pass", 0)
-    started = [int(p.name) for p in pids.iterdir()]
-    assert len(started) == 2
+    assert len(list(started.iterdir())) == 2
     deadline = time.monotonic() + 5
-    while any(running(p) for p in started) and time.monotonic() < deadline:
+    while sleepers(token) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert [p for p in started if running(p)] == []
+    assert sleepers(token) == []
 
 
 def test_a_test_that_vandalises_git_leaves_the_users_repository_intact(

@@ -47,6 +47,9 @@ def test_the_heads_config_is_not_the_one_read(tmp_path: Path) -> None:
     ({"tests": "pytest"},
      "unknown key 'tests' in the gate config; did you mean `test`? known keys: cache"),
     ({"network": "no"}, """key 'network' must be "on" or "off", got 'no'"""),
+    ({"isolation": "on"},
+     """key 'isolation' must be "auto", "required" or "off", got 'on'; fix it on the base"""),
+    ({"tmp-size-mb": 0}, "key 'tmp-size-mb' must be a positive integer (MiB), got 0"),
     ({"checks": [{"name": "lint"}]}, "key 'checks' must be a list of tables"),
     ({"checks": [{"name": "a", "run": "x"}, {"name": "a", "run": "y"}]},
      "with `name` and `run` (strings), optional `required` (true or false) and `timeout` "
@@ -69,8 +72,8 @@ def test_an_unknown_key_names_the_nearest_known_one(key: str, hint: str) -> None
         config.parse({key: 1}, ".gate.toml")
     assert str(info.value) == (
         f".gate.toml: unknown key {key!r} in the gate config; {hint}known keys: cache, checks, "
-        "forbidden-paths, install, max-changed-files, network, parallel, runs, strict, test, "
-        "test-paths, timeout")
+        "forbidden-paths, install, isolation, max-changed-files, network, parallel, runs, "
+        "strict, test, test-paths, timeout, tmp-size-mb")
 
 
 def test_tool_gate_that_is_not_a_table(tmp_path: Path) -> None:
@@ -84,5 +87,7 @@ def test_user_checks_and_network() -> None:
         {"name": "build", "run": "make"},
         {"name": "lint", "run": "ruff check .", "required": False, "timeout": 30}]}, "t")
     assert cfg.network == "off"
+    assert (cfg.isolation, cfg.tmp_size_mb) == ("auto", 4096)
+    assert config.parse({"isolation": "required", "tmp-size-mb": 64}, "t").isolation == "required"
     assert cfg.checks == (config.UserCheck("build", "make"),
                           config.UserCheck("lint", "ruff check .", False, 30.0))

@@ -32,6 +32,20 @@ def running(pid: int) -> bool:
         return False
 
 
+def left_in(directory: Path) -> list[int]:
+    """The processes (host pids) whose working directory is inside `directory`: inside the
+    isolation boundary a process knows only its own PID namespace's number for itself."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            cwd = os.readlink(f"/proc/{pid}/cwd")
+        except OSError:
+            continue
+        if cwd.startswith(str(directory) + os.sep) and running(int(pid)):
+            found.append(int(pid))
+    return found
+
+
 def wait_until(condition: object, seconds: float = 30) -> bool:
     assert callable(condition)
     deadline = time.monotonic() + seconds
@@ -73,11 +87,11 @@ def test_an_interrupt_in_any_phase_stops_everything_and_removes_everything(
         "true", f"case \"$PYTEST_ADDOPTS\" in *base-tests*) {hang};; esac")
     proc = gate_process(repo.path, temp, "--install", install, "--test", test)
     assert wait_until(lambda: pidfile.exists() and pidfile.read_text()), proc.communicate()
-    daemon = int(pidfile.read_text())
+    assert left_in(temp) != []  # the daemon, in the run's checkout
     proc.send_signal(signum)
     _, err = proc.communicate(timeout=120)  # a bound, not a speed: the machine may be busy
     assert proc.returncode == code, err
-    assert wait_until(lambda: not running(daemon), 5)
+    assert wait_until(lambda: not left_in(temp), 5)
     assert list(temp.iterdir()) == []
     assert repo.snapshot() == before
 
@@ -102,11 +116,11 @@ def test_an_interrupt_while_the_base_outcomes_run_beside_the_suite_ends_them_at_
     temp.mkdir()
     proc = gate_process(repo.path, temp, "--parallel")
     assert wait_until(lambda: pidfile.exists() and pidfile.read_text(), 120), proc.communicate()
-    base_run = int(pidfile.read_text())
+    assert left_in(temp) != []  # the collection (and the suite), in the run's checkouts
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)  # a bound, not a speed: the machine may be busy
     assert proc.returncode == 130, err
-    assert wait_until(lambda: not running(base_run), 5)
+    assert wait_until(lambda: not left_in(temp), 5)
     assert list(temp.iterdir()) == []
     assert repo.snapshot() == before
 
@@ -179,7 +193,8 @@ def test_a_run_killed_with_sigkill_is_cleaned_up_by_the_next(
     temp = tmp_path / "tmp"
     temp.mkdir()
     pidfile = tmp_path / "daemon.pid"
-    killed = gate_process(repo.path, temp, "--install", "true",
+    # Without isolation: with it, the daemon dies with the gate (test_isolation.py).
+    killed = gate_process(repo.path, temp, "--install", "true", "--isolation", "off",
                           "--test", f"{daemon_command(pidfile)}; sleep 60")
     assert wait_until(lambda: pidfile.exists() and pidfile.read_text())
     daemon = int(pidfile.read_text())
@@ -295,7 +310,9 @@ def test_a_disk_that_fills_during_the_install_is_exit_2(
     with mounted(tmp_path / "tmp", "size=1m") as temp:
         monkeypatch.setattr(tempfile, "tempdir", str(temp))
         code = cli.main(["run", "--repo", str(repo.path), "--base", "main", "--head", "change",
-                         "--install", 'head -c 4000000 /dev/zero > "$TMPDIR/fill"',
+                         # The run's root is on the small disk; under isolation TMPDIR is
+                         # the command's own tmpfs, so the fill goes beside it.
+                         "--install", 'head -c 4000000 /dev/zero > "$TMPDIR/../scratch/fill"',
                          "--test", "true", "--runs", "1", "--format", "json"])
         out, err = capsys.readouterr()
         left = list(temp.iterdir())

@@ -33,13 +33,15 @@ def run(ws: Workspace, command: str | None) -> CheckResult:
     if command is None:
         return CheckResult(ID, TITLE, "passed", True, "nothing to install")
     done = process.run_shell(command, cwd=ws.checkout, env=ws.env, timeout=ws.timeout,
-                             log=ws.log("install"))
+                             log=ws.log("install"), wrap=ws.wrap)
     full = None if done.ok else _DISK_FULL.search(done.output)
     if full:
         temp = os.path.dirname(os.path.dirname(ws.scratch))  # above the run's own root
+        own = (f", or raise tmp-size-mb in [tool.gate] (the install's own TMPDIR under "
+               f"isolation: {ws.boundary.tmp_bytes >> 20} MiB)" if ws.boundary.bwrap else "")
         raise GateError(f"the disk filled up during the install (`{full.group(0)}` in its "
                         f"output): free space where the gate's temporary directory is ({temp}), "
-                        "or point TMPDIR at a larger disk, and run again")
+                        f"or point TMPDIR at a larger disk{own}, and run again")
     status, summary = command_outcome(done, ws.timeout)
     text = "" if done.ok else detail.excerpt([], done.output)
     return CheckResult(ID, TITLE, status, True, summary, detail=text,

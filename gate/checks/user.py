@@ -38,7 +38,7 @@ def skipped(check: UserCheck, why: str) -> CheckResult:
 def run(ws: Workspace, check: UserCheck) -> CheckResult:
     timeout = check.timeout or ws.timeout
     done = process.run_shell(check.run, cwd=ws.checkout, env=ws.env, timeout=timeout,
-                             log=ws.log(f"check-{check.name}"))
+                             log=ws.log(f"check-{check.name}"), wrap=ws.wrap)
     status, summary = command_outcome(done, timeout)
     text = "" if done.ok else detail.excerpt([], done.output)
     return CheckResult(check.name, title(check), status, check.required, summary, detail=text,

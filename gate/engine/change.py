@@ -26,6 +26,8 @@ class Options:
     config: str | None = None  # a TOML file with the keys of .gate.toml, read from the base
     staged: bool = False  # judge the index against HEAD instead of --head (`gate scan --staged`)
     logs: str | None = None  # a directory for each command's full output (`gate run --logs`)
+    isolation: str | None = None  # auto, required or off (config: `isolation`)
+    protect: tuple[str, ...] = ()  # more paths the judged code may not write (the report's)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -48,6 +50,7 @@ def prepare(options: Options) -> Change:
         "install": options.install, "test": options.test, "runs": options.runs,
         "timeout": options.timeout, "strict": options.strict, "parallel": options.parallel,
         "cache": options.cache,
+        "isolation": options.isolation,
     }
     cfg = dataclasses.replace(cfg, **{k: v for k, v in overrides.items() if v is not None})
     user.validate(cfg.checks, registry.ORDER, cfg.source)

@@ -28,6 +28,8 @@ class Config:
     checks: tuple[UserCheck, ...] = ()
     network: str = "on"
     cache: bool = True  # the base outcomes are kept under $XDG_CACHE_HOME/gate
+    isolation: str = "auto"
+    tmp_size_mb: int = 4096  # each judged command's temporary directory, under isolation
     source: str = "defaults"
 
 
@@ -73,6 +75,8 @@ _KEYS: dict[str, tuple[Any, str]] = {
                "optional `required` (true or false) and `timeout` (seconds); names unique"),
     "network": (lambda v: v in ("on", "off"), '"on" or "off"'),
     "cache": (lambda v: isinstance(v, bool), "true or false"),
+    "isolation": (lambda v: v in ("auto", "required", "off"), '"auto", "required" or "off"'),
+    "tmp-size-mb": (_positive_int, "a positive integer (MiB)"),
 }
 _CHECK_KEYS: dict[str, Any] = {
     "name": lambda v: isinstance(v, str) and bool(v.strip()),

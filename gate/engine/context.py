@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Sequence
 
 from gate.engine.config import Config
+from gate.execution import isolation
 from gate.execution.logs import Logs
 from gate.lang import generated, pytest_config, source, testfiles
 from gate.lang.lines import Source
@@ -84,7 +86,18 @@ class Workspace:
     timeout: float
     test_prefix: tuple[str, ...] = ()  # argv the test commands run under (no network)
     logs: Logs | None = None  # where each command's full output goes (`gate run --logs`)
+    boundary: isolation.Boundary = isolation.OFF  # what each judged command starts in
 
     def log(self, name: str) -> str | None:
         """A new log file for the command called `name`, or None without --logs."""
         return self.logs.path(name) if self.logs is not None else None
+
+    def wrap(self, argv: Sequence[str], cwd: str) -> list[str]:
+        """A command of the judged code as it is started: in the run's isolation boundary."""
+        return self.boundary.wrap(argv, root=os.path.dirname(self.scratch), cwd=cwd,
+                                  tmp=self.env.get("TMPDIR", os.path.join(self.scratch, "tmp")))
+
+    def wrap_tests(self, argv: Sequence[str], cwd: str) -> list[str]:
+        """A test command: the boundary, inside the network switch (`network = "off"`), which
+        must be set up before the boundary drops every capability."""
+        return [*self.test_prefix, *self.wrap(argv, cwd)]

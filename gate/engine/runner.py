@@ -12,9 +12,10 @@ from gate.engine.change import Change, Options, prepare
 from gate.engine.context import DiffContext
 from gate.engine.progress import OneAtATime, Progress, timed
 from gate.engine.verdict import decide
+from gate.execution import isolation
 from gate.execution import logs as command_logs
-from gate.models import CheckResult, Report
-from gate.outcomes import compare
+from gate.models import NOTHING_RUN, CheckResult, Isolation, Report
+from gate.outcomes import compare, outcome_cache
 
 __all__ = ["Options", "Progress", "run", "scan"]
 
@@ -32,12 +33,13 @@ def _diff_checks(change: Change, progress: Progress) -> dict[str, CheckResult]:
     }
 
 
-def _report(change: Change, results: dict[str, CheckResult], start: float) -> Report:
+def _report(change: Change, results: dict[str, CheckResult], start: float,
+            isolated: Isolation = NOTHING_RUN) -> Report:
     checks = tuple(results[check_id] for check_id in registry.ORDER) + tuple(
         results[c.name] for c in change.config.checks)
     optional = {c.name for c in change.config.checks if not c.required}
     report = Report(decide(checks, strict=change.config.strict, advisory=optional),
-                    change.base, change.head, time.monotonic() - start, checks)
+                    change.base, change.head, time.monotonic() - start, checks, isolated)
     return redact.report(report)
 
 
@@ -49,9 +51,14 @@ def run(options: Options, progress: Progress | None = None) -> Report:
     progress = OneAtATime(progress or Progress())
     logs = command_logs.prepare(options.logs) if options.logs else None
     change = prepare(options)
+    # Before anything runs: `isolation = "required"` without a boundary stops here (exit 2).
+    cache = outcome_cache.made() if change.config.cache else None
+    boundary = isolation.choose(
+        change.config.isolation, (change.repo, *options.protect, *([cache] if cache else [])),
+        tmp_mb=change.config.tmp_size_mb)
     scanned = background.Background(functools.partial(_diff_checks, change, progress),
                                     "gate-diff-checks")
-    ran = runtime.checks(change, progress, logs)
+    ran = runtime.checks(change, progress, boundary, logs)
     scanned_results = scanned.result()
     removed = compare.add_findings(scanned_results[tests_removed.ID], ran.not_run,
                                    "test(s) that passed at base no longer run")
@@ -61,7 +68,8 @@ def run(options: Options, progress: Progress | None = None) -> Report:
     harness = compare.add_findings(scanned_results[leftovers.CHECK_ID], ran.left_behind,
                                    "file(s) the install left where tests load them")
     return _report(change, {**scanned_results, **ran.checks, tests_removed.ID: removed,
-                            skip_markers.ID: skipped, leftovers.CHECK_ID: harness}, start)
+                            skip_markers.ID: skipped, leftovers.CHECK_ID: harness}, start,
+                   boundary.isolation)
 
 
 def scan(options: Options, progress: Progress | None = None) -> Report:

@@ -15,7 +15,7 @@ from gate.engine import background, redact
 from gate.engine.change import Change
 from gate.engine.context import Workspace
 from gate.engine.progress import Progress, timed
-from gate.execution import installer, network, venv, workspace
+from gate.execution import installer, isolation, network, venv, workspace
 from gate.execution.environment import clean_env, with_venv
 from gate.execution.logs import Logs
 from gate.models import CheckResult, Finding
@@ -35,8 +35,8 @@ class RuntimeResults:
     left_behind: tuple[Finding, ...] = ()
 
 
-def _fresh_workspace(root: str, checkout: str, timeout: float,
-                     test_prefix: tuple[str, ...] = (), logs: Logs | None = None,
+def _fresh_workspace(root: str, checkout: str, timeout: float, test_prefix: tuple[str, ...],
+                     boundary: isolation.Boundary, logs: Logs | None = None,
                      run_root: str | None = None) -> Workspace:
     """The clean environment, with a new virtual environment for a Python project. Its
     temporary directory is the run's own, so what commands leave there goes with the run
@@ -47,8 +47,9 @@ def _fresh_workspace(root: str, checkout: str, timeout: float,
     env = {**clean_env(), "TMPDIR": tmp,
            workspace.run_marker(run_root or root): "1"}  # killed when the run ends
     if detect.is_python(checkout):
-        env = with_venv(installer.uv_settings(env), venv.create(os.path.join(root, "venv")))
-    return Workspace(checkout, scratch, env, timeout, test_prefix, logs)
+        env = with_venv(installer.uv_settings(env),
+                        venv.create(workspace.environment_dir(root)))
+    return Workspace(checkout, scratch, env, timeout, test_prefix, logs, boundary)
 
 
 def _user_checks(change: Change, ws: Workspace, progress: Progress,
@@ -73,17 +74,17 @@ def _baseline(change: Change, ws: Workspace, progress: Progress,
         for check_id in failing:
             progress.step(check_id, "failed: running it on the base to tell a regression "
                           "from a pre-existing failure")
-        prefix, logs = ws.test_prefix, ws.logs
+        prefix, logs, boundary = ws.test_prefix, ws.logs, ws.boundary
         classified = baseline.run(
             change.repo, change.diff.base, failing,
             lambda checkout: cfg.install or detect.install_command(checkout),
             cfg.test or detect.test_command(ws.checkout), cfg.checks,
-            lambda root, checkout: _fresh_workspace(root, checkout, cfg.timeout, prefix, logs))
+            lambda root, checkout: _fresh_workspace(root, checkout, cfg.timeout, prefix,
+                                                    boundary, logs))
         results.update({k: redact.check(r) for k, r in classified.items()})
 
 
-def _base_outcomes(change: Change, root: str, prefix: tuple[str, ...], logs: Logs | None,
-                   ) -> base_run.BaseOutcomes | None:
+def _base_outcomes(change: Change, root: str, ws: Workspace) -> base_run.BaseOutcomes | None:
     """The base's suite, once, in its own checkout and environment; or from the cache."""
     cfg = change.config
     key = outcome_cache.key(change.diff.base, cfg.install, cfg.test) if cfg.cache else None
@@ -91,8 +92,8 @@ def _base_outcomes(change: Change, root: str, prefix: tuple[str, ...], logs: Log
         change.repo, change.diff.base, os.path.join(root, "base"),
         lambda checkout: cfg.install or detect.install_command(checkout),
         lambda checkout: cfg.test or detect.test_command(checkout),
-        lambda where, checkout: _fresh_workspace(where, checkout, cfg.timeout, prefix, logs,
-                                                 root),
+        lambda where, checkout: _fresh_workspace(where, checkout, cfg.timeout, ws.test_prefix,
+                                                 ws.boundary, ws.logs, root),
         key)
 
 
@@ -119,7 +120,8 @@ def _side_by_side(change: Change, ws: Workspace, root: str) -> list[Workspace]:
 
 
 def _install(change: Change, root: str, checkout: str, progress: Progress,
-             logs: Logs | None) -> tuple[Workspace, CheckResult, list[Finding]]:
+             boundary: isolation.Boundary, logs: Logs | None,
+             ) -> tuple[Workspace, CheckResult, list[Finding]]:
     """The fresh environment and the install; making the environment is part of its cost.
     Also what the install left where the tests load it (harness findings)."""
     cfg = change.config
@@ -127,7 +129,7 @@ def _install(change: Change, root: str, checkout: str, progress: Progress,
     progress.started(install.ID, install.TITLE)
     start = time.monotonic()
     progress.step(install.ID, "making a fresh environment")
-    ws = _fresh_workspace(root, checkout, cfg.timeout, prefix, logs)
+    ws = _fresh_workspace(root, checkout, cfg.timeout, prefix, boundary, logs)
     hooks_before = leftovers.site_hooks(ws.env)
     command = cfg.install or detect.install_command(checkout)
     if command:
@@ -146,7 +148,7 @@ def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Pro
     them), compared; then base-tests and the user checks."""
     cfg = change.config
     spaces = _side_by_side(change, ws, root) if cfg.parallel and cfg.runs > 1 else []
-    outcomes = functools.partial(_base_outcomes, change, root, ws.test_prefix, ws.logs)
+    outcomes = functools.partial(_base_outcomes, change, root, ws)
     beside = background.Background(outcomes, "gate-base-outcomes") if cfg.parallel else None
     runs: list[TestRun] = []
 
@@ -171,13 +173,15 @@ def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Pro
     return base, found
 
 
-def checks(change: Change, progress: Progress, logs: Logs | None = None) -> RuntimeResults:
+def checks(change: Change, progress: Progress, boundary: isolation.Boundary,
+           logs: Logs | None = None) -> RuntimeResults:
     """The runtime checks, in one temporary root that is removed, with every process still
-    running in it, when they end; each command's full output in `logs`."""
+    running in it, when they end. Every command of the judged code runs in `boundary`; each
+    command's full output goes to `logs`."""
     cfg = change.config
     with workspace.temporary_root() as root:
         checkout = workspace.checkout(change.repo, change.head, os.path.join(root, "checkout"))
-        ws, installed, left = _install(change, root, checkout, progress, logs)
+        ws, installed, left = _install(change, root, checkout, progress, boundary, logs)
         results = {install.ID: installed}
         base: base_run.BaseOutcomes | None = None
         found = compare.Comparison()

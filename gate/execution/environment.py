@@ -1,6 +1,7 @@
 """The environment that commands from the head run in: no secrets, no git hook variables."""
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Mapping
@@ -22,6 +23,34 @@ GIT_HOOK_VARIABLES = frozenset(
 )
 _SECRET_NAME = re.compile(r"TOKEN|SECRET|PASSWORD|PASSWD|KEY|CREDENTIAL", re.IGNORECASE)
 _SECRET_PREFIXES = ("ACTIONS_", "GITHUB_TOKEN", "GH_TOKEN")
+# The runner's step files (written there, they reach the job's later steps) and its temporary
+# directory (the gate's own installation and report live there in the Action).
+RUNNER_VARIABLES = frozenset({"GITHUB_ENV", "GITHUB_OUTPUT", "GITHUB_PATH",
+                              "GITHUB_STEP_SUMMARY", "GITHUB_STATE", "RUNNER_TEMP"})
+
+
+def global_git_configs(environ: Mapping[str, str]) -> list[str]:
+    """The files git reads as its global config: the XDG one, then ~/.gitconfig."""
+    home = environ.get("HOME") or os.path.expanduser("~")
+    xdg = environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+    return [os.path.join(xdg, "git", "config"), os.path.join(home, ".gitconfig")]
+
+
+@functools.cache
+def _pinned(configs: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    existing = [p for p in configs if os.path.isfile(p)]
+    if len(existing) == len(configs):
+        return ()
+    return (("GIT_CONFIG_GLOBAL", existing[0] if existing else os.devnull),)
+
+
+def gate_git_env() -> dict[str, str]:
+    """The environment of the gate's own git commands: `no_git_env()`, with the global config
+    pinned to the files that existed when the gate first asked (before any judged command ran).
+    A global config file the judged code creates later (a smudge filter, an fsmonitor hook)
+    is not read by the gate's later checkouts; those that existed are read-only to it (see
+    `isolation`)."""
+    return {**no_git_env(), **dict(_pinned(tuple(global_git_configs(os.environ))))}
 
 
 def no_git_env(environ: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -39,8 +68,10 @@ def is_secret(name: str) -> bool:
 
 
 def clean_env(environ: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The environment for install and test commands: CI=1, NO_COLOR=1, no secrets."""
-    env = {k: v for k, v in no_git_env(environ).items() if not is_secret(k)}
+    """The environment for install and test commands: CI=1, NO_COLOR=1, no secrets, no
+    runner step files."""
+    env = {k: v for k, v in no_git_env(environ).items()
+           if not is_secret(k) and k not in RUNNER_VARIABLES}
     env["CI"] = "1"
     env["NO_COLOR"] = "1"
     env.pop("FORCE_COLOR", None)

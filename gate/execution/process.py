@@ -14,13 +14,15 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import IO
 
 from gate.execution import logs, reaper
 
 OUTPUT_LIMIT = 1024 * 1024
 WRAPPER = '/bin/sh -c "$1"; exit $?'
+# (argv, cwd) -> the argv that is started: the isolation boundary around a command.
+Wrap = Callable[[Sequence[str], str], list[str]]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -93,13 +95,14 @@ def run_shell(
     timeout: float,
     limit: int = OUTPUT_LIMIT,
     log: str | None = None,
+    wrap: Wrap | None = None,
 ) -> Completed:
     """Run `command` through the shell; never raises for the command's own failures.
 
     The outer shell stays as the command's parent (`exit $?` comes after it, so the shell
     cannot `exec` it away): a test that kills its parent kills that shell, not the gate."""
     return run_argv(["/bin/sh", "-c", WRAPPER, "gate", command], cwd=cwd, env=env,
-                    timeout=timeout, limit=limit, display=command, log=log)
+                    timeout=timeout, limit=limit, display=command, log=log, wrap=wrap)
 
 
 def run_argv(
@@ -111,9 +114,13 @@ def run_argv(
     limit: int = OUTPUT_LIMIT,
     display: str | None = None,
     log: str | None = None,
+    wrap: Wrap | None = None,
 ) -> Completed:
-    """`log`: a file that gets the whole output (not only the kept `limit` bytes)."""
+    """Run `argv` (started as `wrap(argv, cwd)` when given: in the isolation boundary);
+    `log`: a file that gets the whole output (not only the kept `limit` bytes)."""
     shown = display if display is not None else " ".join(argv)
+    if wrap is not None:
+        argv = wrap(argv, cwd)
     with contextlib.ExitStack() as stack:
         sink = stack.enter_context(logs.open_new(log)) if log else None
         if sink is not None:

@@ -13,6 +13,7 @@ import shutil
 from collections.abc import Callable
 
 OWNER_FILE = ".gate-owner"
+SIBLING = ".venv"  # the run's fresh environment, beside its root: `<root>.venv`
 
 
 def _start_time(pid: int) -> str:
@@ -70,10 +71,12 @@ def clean(tempdir: str, prefix: str, before_removal: Callable[[str], None]) -> l
     removed = []
     with contextlib.suppress(OSError):
         for entry in os.scandir(tempdir):
-            if not entry.name.startswith(prefix) or not entry.is_dir(follow_symlinks=False):
+            if (not entry.name.startswith(prefix) or entry.name.endswith(SIBLING)
+                    or not entry.is_dir(follow_symlinks=False)):
                 continue
             if is_abandoned(entry.path):
                 before_removal(entry.path)
                 shutil.rmtree(entry.path, ignore_errors=True)
+                shutil.rmtree(entry.path + SIBLING, ignore_errors=True)
                 removed.append(entry.path)
     return removed

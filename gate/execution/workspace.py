@@ -20,7 +20,7 @@ from collections.abc import Iterator
 
 from gate.errors import GateError
 from gate.execution import reaper, stale
-from gate.execution.environment import no_git_env
+from gate.execution.environment import gate_git_env
 from gate.vcs import git
 
 TEMP_PREFIX = "gate-"
@@ -29,6 +29,14 @@ TEMP_PREFIX = "gate-"
 def run_marker(root: str) -> str:
     """The environment variable that marks every process of the run whose root is `root`."""
     return "GATE_RUN_" + os.path.basename(root)[len(TEMP_PREFIX):]
+
+
+def environment_dir(root: str) -> str:
+    """Where the run's fresh environment goes: beside its root, not in it (and removed with
+    it). Inside the isolation boundary the root is read-only and its directories are writable
+    mounts of their own; an environment there could not hard-link from the installer's cache
+    (a link cannot cross mounts), and uv would copy every package instead."""
+    return root + stale.SIBLING
 
 
 def end_commands(root: str) -> None:
@@ -53,11 +61,12 @@ def temporary_root() -> Iterator[str]:
     finally:
         end_commands(root)
         shutil.rmtree(root, ignore_errors=True)
+        shutil.rmtree(environment_dir(root), ignore_errors=True)
 
 
 def checkout(repo: str, sha: str, dest: str) -> str:
     """Check out `sha` of `repo` into the new directory `dest`."""
-    env = no_git_env()
+    env = gate_git_env()
     base = ["git", "-c", "core.hooksPath=/dev/null", "-c", "advice.detachedHead=false"]
     steps = [
         [*base, "clone", "--quiet", "--shared", "--no-checkout", repo, dest],

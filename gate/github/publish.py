@@ -17,7 +17,7 @@ from gate.errors import GateError
 from gate.github import check_run, comment, freshness, labels, modes, required_checks
 from gate.github.client import Api, ApiError, ApiFactory, Forbidden
 from gate.github.settings import Settings
-from gate.models import CheckResult, Finding, Report, TestCounts
+from gate.models import CheckResult, Finding, Isolation, Report, TestCounts
 from gate.report import github as commands
 from gate.report import json_report, markdown, tests_table, words
 
@@ -45,6 +45,12 @@ def _tests(data: Mapping[str, Any] | None) -> TestCounts | None:
                       flaky=int(data["flaky"]), skipped=int(data["skipped"]))
 
 
+def _isolation(data: object) -> Isolation:
+    if not isinstance(data, dict):  # a report from a gate before isolation was reported
+        return Isolation("none", "not stated by the report")
+    return Isolation(str(data["level"]), str(data["detail"]))
+
+
 def load_report(path: str) -> Report:
     """The report that `gate run --report FILE` wrote."""
     try:
@@ -52,7 +58,8 @@ def load_report(path: str) -> Report:
             data = json.load(f)
         return Report(verdict=data["verdict"], base=str(data["base"]), head=str(data["head"]),
                       duration_s=float(data["duration_s"]),
-                      checks=tuple(_check(c) for c in data["checks"]))
+                      checks=tuple(_check(c) for c in data["checks"]),
+                      isolation=_isolation(data.get("isolation")))
     except OSError as e:
         raise GateError(f"cannot read the report {path}: {e.strerror}") from None
     except (ValueError, KeyError, TypeError) as e:

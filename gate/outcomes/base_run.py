@@ -62,7 +62,7 @@ def run(repo: str, base_sha: str, root: str, install: Callable[[str], str | None
     install_command = install(checkout)
     if install_command is not None:
         done = process.run_shell(install_command, cwd=checkout, env=ws.env, timeout=ws.timeout,
-                                 log=ws.log("base-install"))
+                                 log=ws.log("base-install"), wrap=ws.wrap)
         if not done.ok:
             return BaseOutcomes(None, False, installed=False)
     result = run_tests(ws, command, os.path.join(ws.scratch, "base-outcomes.xml"),

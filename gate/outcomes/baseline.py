@@ -103,7 +103,8 @@ def run(
         command = install_command(checkout)
         if command is not None:
             installed = process.run_shell(command, cwd=checkout, env=ws.env,
-                                          timeout=ws.timeout, log=ws.log("baseline-install"))
+                                          timeout=ws.timeout, wrap=ws.wrap,
+                                          log=ws.log("baseline-install"))
             if not installed.ok:
                 note = f"; baseline: the base does not install either (`{command}`)"
                 return {k: dataclasses.replace(r, summary=r.summary + note)
@@ -118,6 +119,7 @@ def run(
             if check.name in failing:
                 done = process.run_shell(check.run, cwd=checkout, env=ws.env,
                                          timeout=check.timeout or ws.timeout,
-                                         log=ws.log(f"baseline-check-{check.name}"))
+                                         log=ws.log(f"baseline-check-{check.name}"),
+                                         wrap=ws.wrap)
                 out[check.name] = _classify_whole(failing[check.name], done.ok)
     return out

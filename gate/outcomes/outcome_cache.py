@@ -27,6 +27,18 @@ def directory() -> str:
     return os.path.join(cache, "gate", "base-outcomes")
 
 
+def made() -> str | None:
+    """The directory, made now so that the isolation boundary can keep it read-only to the
+    judged code (a test could otherwise plant outcomes that a later run would trust); None
+    when it cannot be made (then nothing is kept there either)."""
+    where = directory()
+    try:
+        os.makedirs(where, exist_ok=True)
+    except OSError:
+        return None
+    return where
+
+
 def key(base_sha: str, install: str | None, test: str | None) -> str:
     text = json.dumps([FORMAT, base_sha, install, test])
     return hashlib.sha256(text.encode()).hexdigest()

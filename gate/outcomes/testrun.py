@@ -69,8 +69,9 @@ def run_tests(
     env = results.report_env(ws.env, report, extra_addopts)
     if os.path.exists(report):
         os.unlink(report)
-    completed = process.run_argv([*ws.test_prefix, "/bin/sh", "-c", command], cwd=ws.checkout,
-                                 env=env, timeout=ws.timeout, display=command, log=log)
+    completed = process.run_argv(["/bin/sh", "-c", command], cwd=ws.checkout, env=env,
+                                 timeout=ws.timeout, display=command, log=log,
+                                 wrap=ws.wrap_tests)
     counts = results.read(completed.output, report)
     return TestRun(completed, _relative(locate(counts, ws.checkout), ws.checkout)
                    if counts else None, expects_report=is_pytest(command))

@@ -112,7 +112,9 @@ def body(report: Report, *, links: Links | None = None, notes: Sequence[str] = (
     the last verdict, the test counts (`delta`: against the base's, when known), the checks
     table, the tests to look at, the other findings, each failing check's output and where
     the full logs are."""
-    parts = [f"### {headline(report)}"]
+    parts = [f"### {headline(report)}",
+             f"Isolation of the judged code: **{report.isolation.level}** "
+             f"({cell(report.isolation.detail)})"]
     if notes:
         parts.append("\n".join(f"> {note}" for note in notes))
     if changes:

