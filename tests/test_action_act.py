@@ -216,7 +216,7 @@ def test_the_action_in_act(tmp_path: Path) -> None:
     assert "Isolation of the judged code: **namespaces** (bubblewrap " in summary
     said = [e["msg"] for e in lines if e.get("stepID") == ["outputs"] and e.get("raw_output")]
     assert said == ["verdict=needs-review; summary=needs-review: 2 findings (tests-removed "
-                    "review, skip-markers review); tests=1/0/0\n"]
+                    "review, skip-markers review); tests=2/0/0\n"]
     assert [e["jobResult"] for e in lines if "jobResult" in e] == ["success"]
 
     (run,) = fake.check_runs.values()

@@ -81,7 +81,7 @@ def test_add():
 
 
 def test_sub():
-    getattr(pytest, "sk" + "ip")("later")
+    vars(pytest)["sk" + "ip"]("later")  # no static rule reads this: the outcomes do
     assert sub(5, 3) == 2
 """
 

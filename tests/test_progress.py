@@ -112,7 +112,7 @@ def test_a_failing_suite_is_printed_again_once_the_baseline_classified_it(
     assert "baseline: regression, passes at base" in suite[1]
     assert "baseline" not in suite[0]
     assert len(ended) == len(CHECKS) + 1
-    assert "\r\033[Ksuite: failed: running it on the base to tell a regression" in shown
+    assert "\r\033[Ksuite: the base's suite, once, for the outcomes the head is held to" in shown
 
 
 @pytest.mark.slow

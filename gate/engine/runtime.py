@@ -165,6 +165,8 @@ def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Pro
             workspace.end_commands(root)
             beside.wait()
         raise
+    if beside is None:
+        progress.step(suite.ID, "the base's suite, once, for the outcomes the head is held to")
     base = beside.result() if beside is not None else outcomes()
     found = _compared(change, base, runs, results)
     results[base_tests.ID] = timed(
