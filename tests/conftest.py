@@ -2,12 +2,18 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 from pathlib import Path
 
 import pytest
 
 # tests/corpus/ holds the files of test repositories (test_corpus.py builds them): data, not tests
 collect_ignore = ["corpus"]
+
+# A shell starts a background job (`pytest &`, `nohup`) with SIGINT ignored, and the gates the
+# tests start inherit that: the tests that press Ctrl-C on a gate would wait for nothing. A
+# handled signal is the default again in a new program, so the gates get the usual Ctrl-C.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 _REAL_HOME = os.environ.get("HOME", "")
 _PROJECT = Path(__file__).resolve().parent.parent
