@@ -183,6 +183,8 @@ def base_outcomes(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any
             took, report = gate(repo, "--no-cache", *extra, env=env)
             uncached.append(took)
             ran = next(c for c in report["checks"] if c["id"] == "suite")
+            if ran["status"] != "passed":  # a number from a run that broke would mean nothing
+                raise SystemExit(f"base_outcomes: the suite did not pass: {ran['summary']}")
             one_run.append(ran["duration_s"] / (1 if extra else 3))
         c, u = min(cached), min(uncached)
         out[mode] = {"cached_s": round(c, 2), "uncached_s": round(u, 2),

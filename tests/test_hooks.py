@@ -4,7 +4,6 @@ the terminal output they share."""
 from __future__ import annotations
 
 import os
-import pty
 import shutil
 import subprocess
 import sys
@@ -14,6 +13,7 @@ from pathlib import Path
 import pytest
 from helpers.gitrepo import Repo
 from helpers.pyproject_fixture import TEST_CALC, project
+from helpers.terminal import on_a_terminal
 
 PROJECT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent  # where `gate` and `pre-commit` are installed
@@ -94,22 +94,7 @@ def test_a_clean_staged_change_prints_nothing(tmp_path: Path) -> None:
 
 
 def _on_a_terminal(repo: Repo, env: Mapping[str, str]) -> str:
-    primary, secondary = pty.openpty()
-    proc = subprocess.Popen([str(BIN / "gate"), "hook", "pre-commit"], cwd=repo.path,
-                            env=dict(env), stdout=secondary, stderr=secondary)
-    os.close(secondary)
-    chunks = []
-    while True:
-        try:
-            chunk = os.read(primary, 4096)
-        except OSError:  # the terminal closed: the process ended
-            break
-        if not chunk:
-            break
-        chunks.append(chunk)
-    proc.wait()
-    os.close(primary)
-    return b"".join(chunks).decode().replace("\r\n", "\n")
+    return on_a_terminal([str(BIN / "gate"), "hook", "pre-commit"], repo.path, env)[1]
 
 
 def test_colour_on_a_terminal_and_never_with_no_color(tmp_path: Path) -> None:

@@ -598,3 +598,13 @@ def test_without_isolation_a_test_plants_base_outcomes(tmp_path: Path) -> None:
     assert attack.found() == {"planted": ""}
     cache = Path(os.environ["XDG_CACHE_HOME"]) / "gate" / "base-outcomes"
     assert "planted.json" in os.listdir(cache)
+
+
+def test_a_report_directory_that_holds_a_tools_cache_stays_writable(tmp_path: Path) -> None:
+    """`--report work/report.json` with XDG_CACHE_HOME=work/cache: a read-only work/ would
+    make uv's install fail (found by bench/run, whose report and caches share a directory)."""
+    work = tmp_path / "work"
+    report = str(work / "report.json")
+    assert protected.report_directory(report, {"XDG_CACHE_HOME": str(work / "cache")}) == []
+    assert protected.report_directory(report, {"UV_CACHE_DIR": str(work / "uv")}) == []
+    assert protected.report_directory(report, {}) == [os.path.realpath(work)]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import os
-import pty
 import re
 import subprocess
 import sys
@@ -15,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from helpers.gitrepo import Repo
+from helpers.terminal import on_a_terminal
 
 from gate.checks import registry
 from gate.models import CheckResult
@@ -28,25 +28,6 @@ SKIP = "import pytest\n\n\n@pytest.mark.skip\ndef test_one():\n    assert 1\n"
 def env(**extra: str) -> dict[str, str]:
     base = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "CI")}
     return {**base, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}", "COLUMNS": "200", **extra}
-
-
-def on_a_terminal(argv: list[str], cwd: Path, environ: Mapping[str, str]) -> tuple[int, str]:
-    """Run with stdout and stderr on one pseudo-terminal; what it showed, and the exit code."""
-    primary, secondary = pty.openpty()
-    proc = subprocess.Popen(argv, cwd=cwd, env=dict(environ), stdin=subprocess.DEVNULL,
-                            stdout=secondary, stderr=secondary)
-    os.close(secondary)
-    chunks = []
-    while True:
-        try:
-            chunk = os.read(primary, 4096)
-        except OSError:  # the terminal closed: the process ended
-            break
-        if not chunk:
-            break
-        chunks.append(chunk)
-    os.close(primary)
-    return proc.wait(), b"".join(chunks).decode().replace("\r\n", "\n")
 
 
 def piped(argv: list[str], cwd: Path, environ: Mapping[str, str]) -> tuple[int, str]:

@@ -50,13 +50,21 @@ def host_files(environ: Mapping[str, str]) -> list[str]:
             *(environ[k] for k in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM") if environ.get(k))]
 
 
-def report_directory(report: str) -> list[str]:
+# Where the judged commands' tools keep their caches and state: a report directory that holds
+# one of them is not made read-only (an install would fail writing there).
+WRITABLE_VARIABLES = ("XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "UV_CACHE_DIR",
+                      "PIP_CACHE_DIR", "npm_config_cache", "CARGO_HOME", "GOPATH", "GOCACHE")
+
+
+def report_directory(report: str, environ: Mapping[str, str] = os.environ) -> list[str]:
     """The report's directory, to keep read-only; none when honest tests write there (the
-    temporary directory, the home directory, a directory above them): then the report rests on
-    the PID namespaces (nothing of the judged code is alive when it is written) and on being
-    written by a rename."""
+    temporary directory, the home directory, a tool's cache directory, or a directory above
+    them): then the report rests on the PID namespaces (nothing of the judged code is alive
+    when it is written) and on being written by a rename."""
     where = os.path.realpath(os.path.dirname(os.path.abspath(report)))
-    shared = [os.path.realpath(p) for p in (tempfile.gettempdir(), os.path.expanduser("~"))]
+    shared = [os.path.realpath(p) for p in (
+        tempfile.gettempdir(), os.path.expanduser("~"),
+        *(environ[k] for k in WRITABLE_VARIABLES if environ.get(k)))]
     if any(p == where or p.startswith(where.rstrip(os.sep) + os.sep) for p in shared):
         return []
     return [where]
