@@ -73,6 +73,7 @@ def cargo_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """cargo offline, with the toolchain of this machine (tests move HOME)."""
     cargo = shutil.which("cargo")
     if cargo is None:
+        # gate: allow skip-markers -- only where cargo is missing, and says so; .ci/run has it
         pytest.skip("cargo is not installed: the Rust tests need it")
     rustup_home = Path(cargo).resolve().parents[2] / ".rustup"  # ~/.cargo/bin/cargo
     if "RUSTUP_HOME" not in os.environ and rustup_home.is_dir():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -64,11 +65,12 @@ def test_a_planted_link_is_refused_not_followed(tmp_path: Path) -> None:
     (lambda p: (p.mkdir(), (p / "old.log").write_text("")), "the directory is not empty"),
 ])
 def test_a_bad_logs_directory_is_exit_2_before_the_run(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], make: object, message: str
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], make: Callable[[Path], object],
+    message: str
 ) -> None:
     repo, _, _ = make_change(tmp_path / "r", project(), {"calc/__init__.py": CALC + "\n"})
     target = tmp_path / "logs"
-    make(target)  # type: ignore[operator]
+    make(target)
     code = cli.main(["run", "--repo", str(repo.path), "--base", "main", "--head", "change",
                      "--install", "touch ran", "--logs", str(target)])
     err = capsys.readouterr().err

@@ -9,6 +9,7 @@ from collections.abc import Iterator, Mapping
 
 from gate.checks.harness import test_run_reads
 from gate.checks.harness.names import FRAMEWORKS, dotted_name, import_aliases, literal, root_of
+from gate.checks.harness.pytest_hooks import HOOKS
 
 INTERNAL_MODULES = ("_pytest", "unittest.case", "unittest.result", "unittest.runner",
                     "unittest.loader", "unittest.suite", "unittest.main", "unittest.util",
@@ -97,8 +98,7 @@ def _one(node: ast.AST, names: Mapping[str, str], own: frozenset[str],
     if internal:
         yield "framework-internals", f"imports `{internal[0]}`, a test framework's internals", \
             False
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith(
-            "pytest_"):
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in HOOKS:
         yield "pytest-hook", f"defines the pytest hook `{node.name}` outside the tests", False
     env = test_run_reads.env_key(node, names)
     if env is not None and (env.startswith("PYTEST_") or env in test_run_reads.CI_VARIABLES):
