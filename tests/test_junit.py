@@ -23,7 +23,7 @@ def test_outcomes_with_names_files_and_one_based_lines(tmp_path: Path) -> None:
     path = tmp_path / "r.xml"
     path.write_text(REPORT)
     assert junit.parse(str(path)) == [
-        CaseResult("tests/test_a.py::test_ok", "tests/test_a.py", 4, "passed"),
+        CaseResult("tests/test_a.py::test_ok", "tests/test_a.py", 4, "passed", seconds=0.1),
         CaseResult("tests/test_a.py::TestK::test_bad", "tests/test_a.py", 10, "failed",
                     "assert 1 == 2"),
         CaseResult("tests/test_a.py::test_err", "tests/test_a.py", 13, "failed",

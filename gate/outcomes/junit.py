@@ -18,6 +18,13 @@ def _display_name(classname: str, name: str, file: str | None) -> str:
     return f"{classname}::{name}" if classname else name
 
 
+def _seconds(text: str | None) -> float | None:
+    try:
+        return float(text) if text is not None else None
+    except ValueError:
+        return None
+
+
 def parse(path: str) -> list[CaseResult] | None:
     """The outcomes in a report file; None if the file is missing or not a JUnit report."""
     try:
@@ -40,5 +47,6 @@ def parse(path: str) -> list[CaseResult] | None:
                 outcome = "skipped"
                 message = child.get("message") or ""
         name = _display_name(case.get("classname", ""), case.get("name", ""), file)
-        outcomes.append(CaseResult(name, file, line, outcome, message[:500]))
+        outcomes.append(CaseResult(name, file, line, outcome, message[:500],
+                                   _seconds(case.get("time"))))
     return outcomes

@@ -14,6 +14,7 @@ class CaseResult:
     line: int | None  # 1-based: the test's definition
     outcome: Outcome
     message: str = ""
+    seconds: float | None = None  # how long it took, where the runner says (shard balancing)
 
 
 @dataclasses.dataclass(frozen=True)
