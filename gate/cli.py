@@ -60,6 +60,28 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--isolation", choices=isolation.MODES,
                      help="run the judged code in user, PID and mount namespaces: auto (use "
                      "them where they work), required (exit 2 where not), off")
+    run.add_argument("--shard", metavar="I/N",
+                     help="run shard I of N (1-based) of the tests and write a partial report "
+                     "for `gate merge`; exit 0 unless the gate could not judge")
+    run.add_argument("--durations", metavar="FILE",
+                     help="with --shard: test seconds from `gate merge --durations-out`, to "
+                     "balance the shards (absent: balance by number of tests)")
+    merge = sub.add_parser("merge", help="judge the shards' reports (`gate run --shard`) as "
+                           "one run: one verdict, one report")
+    merge.add_argument("reports", metavar="REPORT", nargs="+",
+                       help="the JSON report of every shard")
+    merge.add_argument("--repo", default=".",
+                       help="the repository, with the base and head commits (default: .)")
+    merge.add_argument("--format", choices=FORMATS, default="text",
+                       help="how to print the report (default: text)")
+    merge.add_argument("--report", metavar="FILE", help="also write the JSON report to FILE")
+    merge.add_argument("--strict", action="store_true", default=None,
+                       help="treat needs-review as fail")
+    merge.add_argument("--config", metavar="FILE",
+                       help="a TOML file with the keys of .gate.toml, read from the base ref")
+    merge.add_argument("--durations-out", metavar="FILE",
+                       help="write each test file's seconds here, for the next run's "
+                       "`--durations`")
     scan = sub.add_parser("scan", help="the diff checks only: no install, no test run")
     _add_common(scan)
     scan.add_argument("--staged", action="store_true",
@@ -122,7 +144,8 @@ def _emit(report: Report, fmt: str, report_file: str | None,
     if report_file:
         _write_report(report, report_file)
     sys.stdout.write(_renderer(fmt, progress)(report))
-    return EXIT_CODES[report.verdict]
+    # A shard's verdict belongs to the merge: a shard fails only when it could not judge.
+    return 0 if report.shard is not None else EXIT_CODES[report.verdict]
 
 
 def _renderer(fmt: str, progress: runner.Progress) -> Callable[[Report], str]:
@@ -172,7 +195,7 @@ def _publish(args: argparse.Namespace) -> int:
         return 0
     if not args.report:
         raise GateError("gate publish needs --report FILE (the JSON of `gate run --report`)")
-    return publish.publish(publish.load_report(args.report), settings, args.report)
+    return publish.publish(json_report.load(args.report), settings, args.report)
 
 
 def _hook(args: argparse.Namespace) -> int:
@@ -209,6 +232,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         return 0
     if args.report:
         destination.check_writable(args.report)
+    if args.command == "merge":
+        return _merge(args)
     root = workspace.resolve_repo(args.repo)
     fetched = shallow.ensure_history(root, args.base, args.head)
     if fetched:
@@ -231,9 +256,25 @@ def _dispatch(args: argparse.Namespace) -> int:
         base=args.base, head=args.head, repo=args.repo, strict=args.strict,
         install=args.install, test=args.test, runs=args.runs, timeout=args.timeout,
         parallel=args.parallel, cache=args.cache, config=args.config,
-        isolation=args.isolation, logs=args.logs,
+        isolation=args.isolation, logs=args.logs, shard=args.shard, durations=args.durations,
         protect=tuple(protected.report_directory(args.report)) if args.report else ())
+    if args.durations and not args.shard:
+        raise GateError("--durations balances shards: it goes with --shard I/N")
     return _judge(runner.run, options, args)
+
+
+def _merge(args: argparse.Namespace) -> int:
+    from gate.shards import durations, merge
+    progress = live.for_stream(sys.stderr) if args.format == "text" else runner.Progress()
+    try:
+        merged = merge.merge(args.reports, repo=args.repo, strict=args.strict,
+                             config=args.config, progress=progress)
+    finally:
+        if isinstance(progress, live.PlainProgress):
+            progress.close()
+    if args.durations_out:
+        durations.save(args.durations_out, merged.seconds)
+    return _emit(merged.report, args.format, args.report, progress)
 
 
 def _judge(judge: Callable[[runner.Options, runner.Progress], Report], options: runner.Options,

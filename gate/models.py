@@ -96,9 +96,10 @@ class Report:
     duration_s: float
     checks: tuple[CheckResult, ...]
     isolation: Isolation = NOTHING_RUN
+    shard: dict[str, Any] | None = None  # a shard's partial report: what `gate merge` reads
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "verdict": self.verdict,
             "base": self.base,
             "head": self.head,
@@ -106,3 +107,6 @@ class Report:
             "isolation": self.isolation.to_json(),
             "checks": [c.to_json() for c in self.checks],
         }
+        if self.shard is not None:
+            data["shard"] = self.shard
+        return data

@@ -17,7 +17,7 @@ from gate.github import publish
 from gate.github.client import Api, Pacing
 from gate.github.settings import Settings
 from gate.models import CheckResult, Finding, Report, TestCounts
-from gate.report import github, markdown, text
+from gate.report import github, json_report, markdown, text
 from gate.report.tests_table import BaseDelta
 
 HEAD, BASE = "a" * 40, "b" * 40
@@ -181,7 +181,7 @@ def test_a_real_run_published(tmp_path: Path, capsys: pytest.CaptureFixture[str]
         settings = Settings(token="t", api_url=fake.api_url, repository=REPO, pr_number=7,
                             step_summary=str(tmp_path / "summary.md"),
                             output=str(tmp_path / "output.txt"))
-        publish.publish(publish.load_report(str(report_file)), settings, str(report_file),
+        publish.publish(json_report.load(str(report_file)), settings, str(report_file),
                         api_factory=lambda s: Api(s, Pacing.none()), out=io.StringIO())
         (run,) = fake.check_runs.values()
     summary = (tmp_path / "summary.md").read_text()

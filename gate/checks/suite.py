@@ -111,6 +111,12 @@ def _side_by_side(spaces: Sequence[Workspace], command: str,
             range(len(spaces))))
 
 
+def nothing_to_run(shard: object, how: str) -> CheckResult:
+    """A shard that no test fell to (more shards than test files, say)."""
+    return CheckResult(ID, TITLE, "passed", True,
+                       f"no test falls to shard {shard} ({how})")
+
+
 def _silent(text: str) -> None:
     pass
 
@@ -141,6 +147,13 @@ def run_with_outcomes(ws: Workspace, command: str, runs: int,
                          " set parallel = false")
     else:
         results = _one_after_another(ws, command, runs, tell)
+    return judge(results, runs, note, side_by_side=bool(side_by_side),
+                 duration_s=time.monotonic() - start), results  # wall time, also side by side
+
+
+def judge(results: Sequence[TestRun], runs: int, note: str = "", *, side_by_side: bool = False,
+          duration_s: float = 0.0) -> CheckResult:
+    """The check's result from its runs (also the union of shards' runs, in `gate merge`)."""
     passed = sum(r.passed for r in results)
     worst = next((r for r in results if not r.passed), results[-1])
     summary = f"{passed} of {runs} runs passed"
@@ -153,7 +166,7 @@ def run_with_outcomes(ws: Workspace, command: str, runs: int,
         summary += " (" + "; ".join(bad) + ")"
     summary += note
     text = "" if worst.passed else detail.excerpt(worst.failed_tests, worst.completed.output)
-    findings = _findings(results)
-    return CheckResult(ID, TITLE, _status(results), True, summary, detail=text,
-                       findings=tuple(findings), duration_s=time.monotonic() - start,
-                       tests=_counts(results, findings)), results  # wall time, also side by side
+    findings = _findings(list(results))
+    return CheckResult(ID, TITLE, _status(list(results)), True, summary, detail=text,
+                       findings=tuple(findings), duration_s=duration_s,
+                       tests=_counts(list(results), findings))

@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import Any
 
 from gate.checks import registry, user
 from gate.engine import config as gate_config
 from gate.engine.context import DiffContext
 from gate.execution import workspace
+from gate.shards import durations, spec
+from gate.shards.spec import Shard
 from gate.vcs import diff, git
 
 
@@ -28,6 +31,8 @@ class Options:
     logs: str | None = None  # a directory for each command's full output (`gate run --logs`)
     isolation: str | None = None  # auto, required or off (config: `isolation`)
     protect: tuple[str, ...] = ()  # more paths the judged code may not write (the report's)
+    shard: str | None = None  # "I/N": this run's share of the tests (`gate run --shard`)
+    durations: str | None = None  # a JSON file of test seconds that balances the shards
 
 
 @dataclasses.dataclass(frozen=True)
@@ -37,6 +42,8 @@ class Change:
     head: str
     config: gate_config.Config
     diff: DiffContext
+    shard: Shard | None = None
+    seconds: Mapping[str, float] = dataclasses.field(default_factory=dict)  # by test file
 
 
 def prepare(options: Options) -> Change:
@@ -58,4 +65,9 @@ def prepare(options: Options) -> Change:
         files = diff.staged_files(repo, fork)
         return Change(repo, base, "index", cfg, DiffContext(repo, fork, git.INDEX, cfg, files))
     files = diff.changed_files(repo, fork, head)
-    return Change(repo, base, head, cfg, DiffContext(repo, fork, head, cfg, files))
+    # Each matrix job has its own shard: a flag (and Action input), not a key of the config
+    # that every job reads alike.
+    shard = spec.parse(options.shard) if options.shard else None
+    seconds = durations.load(options.durations) if shard and options.durations else {}
+    return Change(repo, base, head, cfg, DiffContext(repo, fork, head, cfg, files), shard,
+                  seconds)

@@ -1,6 +1,7 @@
 """The core: judge a head against a base. Knows nothing about who called it."""
 from __future__ import annotations
 
+import dataclasses
 import functools
 import time
 from collections.abc import Callable
@@ -16,8 +17,9 @@ from gate.execution import isolation
 from gate.execution import logs as command_logs
 from gate.models import NOTHING_RUN, CheckResult, Isolation, Report
 from gate.outcomes import compare, outcome_cache
+from gate.shards import partial, shares
 
-__all__ = ["Options", "Progress", "run", "scan"]
+__all__ = ["Options", "Progress", "diff_checks", "judged", "run", "scan"]
 
 
 def _diff_check(change: Change, check_id: str, fn: Callable[[DiffContext], CheckResult],
@@ -25,7 +27,7 @@ def _diff_check(change: Change, check_id: str, fn: Callable[[DiffContext], Check
     return allow.apply(change.diff, check_id, fn(change.diff))
 
 
-def _diff_checks(change: Change, progress: Progress) -> dict[str, CheckResult]:
+def diff_checks(change: Change, progress: Progress) -> dict[str, CheckResult]:
     return {
         check_id: timed(check_id, progress, functools.partial(
             _diff_check, change, check_id, registry.diff_check(check_id)))
@@ -56,27 +58,48 @@ def run(options: Options, progress: Progress | None = None) -> Report:
     boundary = isolation.choose(
         change.config.isolation, (change.repo, *options.protect, *([cache] if cache else [])),
         tmp_mb=change.config.tmp_size_mb)
-    scanned = background.Background(functools.partial(_diff_checks, change, progress),
+    if change.shard is not None:  # the diff checks run once, in `gate merge`
+        return _partial(change, runtime.checks(change, progress, boundary, logs), start,
+                        boundary.isolation)
+    scanned = background.Background(functools.partial(diff_checks, change, progress),
                                     "gate-diff-checks")
     ran = runtime.checks(change, progress, boundary, logs)
-    scanned_results = scanned.result()
-    removed = compare.add_findings(scanned_results[tests_removed.ID], ran.not_run,
+    return judged(change, scanned.result(), ran, start, boundary.isolation)
+
+
+def judged(change: Change, scanned: dict[str, CheckResult], ran: runtime.RuntimeResults,
+           start: float, isolated: Isolation) -> Report:
+    """The report: the diff checks' results with what the runtime found added to them (tests
+    that no longer run, or are skipped at run time; what the install left behind)."""
+    removed = compare.add_findings(scanned[tests_removed.ID], ran.not_run,
                                    "test(s) that passed at base no longer run")
-    skipped = compare.add_findings(scanned_results[skip_markers.ID], ran.skipped,
+    skipped = compare.add_findings(scanned[skip_markers.ID], ran.skipped,
                                    "test(s) that passed at base are skipped at run time",
                                    window=3)
-    harness = compare.add_findings(scanned_results[leftovers.CHECK_ID], ran.left_behind,
+    harness = compare.add_findings(scanned[leftovers.CHECK_ID], ran.left_behind,
                                    "file(s) the install left where tests load them")
-    return _report(change, {**scanned_results, **ran.checks, tests_removed.ID: removed,
+    return _report(change, {**scanned, **ran.checks, tests_removed.ID: removed,
                             skip_markers.ID: skipped, leftovers.CHECK_ID: harness}, start,
-                   boundary.isolation)
+                   isolated)
+
+
+def _partial(change: Change, ran: runtime.RuntimeResults, start: float,
+             isolated: Isolation) -> Report:
+    """A shard's report: its runtime checks, the diff checks left to the merge, and what the
+    merge needs (gate/shards/partial.py)."""
+    assert change.shard is not None
+    left = {check_id: registry.skipped(check_id, "run once, by `gate merge`", required=False)
+            for check_id in registry.DIFF}
+    share = ran.share or shares.Share(change.shard, None, (), None)
+    report = _report(change, {**left, **ran.checks}, start, isolated)
+    return dataclasses.replace(report, shard=partial.section(share, ran.left_behind))
 
 
 def scan(options: Options, progress: Progress | None = None) -> Report:
     """The diff checks alone: no install, no test run."""
     start = time.monotonic()
     change = prepare(options)
-    results = _diff_checks(change, progress or Progress())
+    results = diff_checks(change, progress or Progress())
     for check_id in registry.RUNTIME:
         results[check_id] = registry.skipped(check_id, "not run by `gate scan`",
                                              required=check_id != base_tests.ID)

@@ -21,6 +21,8 @@ from gate.execution.logs import Logs
 from gate.models import CheckResult, Finding
 from gate.outcomes import base_run, baseline, compare, detect, outcome_cache
 from gate.outcomes.testrun import TestRun
+from gate.shards import shares, split
+from gate.vcs import git
 
 
 @dataclasses.dataclass
@@ -33,6 +35,7 @@ class RuntimeResults:
     not_run: tuple[Finding, ...] = ()
     skipped: tuple[Finding, ...] = ()
     left_behind: tuple[Finding, ...] = ()
+    share: shares.Share | None = None  # under `--shard`: the runs and outcomes for the merge
 
 
 def _fresh_workspace(root: str, checkout: str, timeout: float, test_prefix: tuple[str, ...],
@@ -85,16 +88,21 @@ def _baseline(change: Change, ws: Workspace, progress: Progress,
 
 
 def _base_outcomes(change: Change, root: str, ws: Workspace) -> base_run.BaseOutcomes | None:
-    """The base's suite, once, in its own checkout and environment; or from the cache."""
+    """The base's suite, once, in its own checkout and environment; or from the cache. Under
+    `--shard`, this shard's share of it."""
     cfg = change.config
-    key = outcome_cache.key(change.diff.base, cfg.install, cfg.test) if cfg.cache else None
+    share = (shares.sharer(change.shard, change.seconds,
+                           git.ls_files(change.repo, change.diff.base), "base")
+             if change.shard else None)
+    key = outcome_cache.key(change.diff.base, cfg.install, cfg.test,
+                            shares.cache_part(change.shard, change.seconds)) if cfg.cache else None
     return base_run.run(
         change.repo, change.diff.base, os.path.join(root, "base"),
         lambda checkout: cfg.install or detect.install_command(checkout),
         lambda checkout: cfg.test or detect.test_command(checkout),
         lambda where, checkout: _fresh_workspace(where, checkout, cfg.timeout, ws.test_prefix,
                                                  ws.boundary, ws.logs, root),
-        key)
+        key, share)
 
 
 def _compared(change: Change, base: base_run.BaseOutcomes | None, runs: list[TestRun],
@@ -141,18 +149,40 @@ def _install(change: Change, root: str, checkout: str, progress: Progress,
     return ws, result, left
 
 
+def _head_split(change: Change, ws: Workspace, command: str) -> split.Split | None:
+    if change.shard is None:
+        return None
+    return split.split(command, ws.checkout, git.ls_files(change.repo, change.head),
+                       change.shard, change.seconds, ws.scratch, "head")
+
+
 def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Progress,
            results: dict[str, CheckResult]) -> tuple[base_run.BaseOutcomes | None,
-                                                      compare.Comparison]:
+                                                      compare.Comparison,
+                                                      shares.Share | None]:
     """The suite runs and the base's outcomes (beside them under `parallel`, else after
-    them), compared; then base-tests and the user checks."""
+    them), compared; then base-tests and the user checks. Under `--shard`, this shard's share
+    of the tests, left for `gate merge` to compare; base-tests and the user checks run in
+    shard 1 only."""
     cfg = change.config
-    spaces = _side_by_side(change, ws, root) if cfg.parallel and cfg.runs > 1 else []
+    how = _head_split(change, ws, command)
+    tests_ws = how.workspace(ws) if how else ws
+    spaces = _side_by_side(change, tests_ws, root) if cfg.parallel and cfg.runs > 1 else []
     outcomes = functools.partial(_base_outcomes, change, root, ws)
     beside = background.Background(outcomes, "gate-base-outcomes") if cfg.parallel else None
     runs: list[TestRun] = []
 
     def run_suite() -> CheckResult:
+        if how is not None and change.shard is not None:
+            if how.command is None:
+                return suite.nothing_to_run(change.shard, how.how)
+            result, done = suite.run_with_outcomes(tests_ws, how.command, cfg.runs, spaces,
+                                                    functools.partial(progress.step, suite.ID))
+            if shares.found_nothing(how, change.shard, done):
+                return suite.nothing_to_run(change.shard, how.how)
+            runs.extend(done)
+            return dataclasses.replace(result, summary=(
+                f"{result.summary}; shard {change.shard}: {how.how}"))
         result, done = suite.run_with_outcomes(ws, command, cfg.runs, spaces,
                                                 functools.partial(progress.step, suite.ID))
         runs.extend(done)
@@ -168,11 +198,20 @@ def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Pro
     if beside is None:
         progress.step(suite.ID, "the base's suite, once, for the outcomes the head is held to")
     base = beside.result() if beside is not None else outcomes()
-    found = _compared(change, base, runs, results)
+    if change.shard is not None:
+        share = shares.Share(change.shard, how, tuple(runs), base)
+        if not change.shard.first:
+            why = "skipped: run by shard 1"
+            results[base_tests.ID] = registry.skipped(base_tests.ID, why, required=False)
+            results.update({c.name: user.skipped(c, why) for c in cfg.checks})
+            return base, compare.Comparison(), share
+    else:
+        share = None
+    found = _compared(change, base, runs, results) if share is None else compare.Comparison()
     results[base_tests.ID] = timed(
         base_tests.ID, progress, lambda: base_tests.run(change.diff, ws, command))
     _user_checks(change, ws, progress, results)
-    return base, found
+    return base, found, share
 
 
 def checks(change: Change, progress: Progress, boundary: isolation.Boundary,
@@ -187,6 +226,7 @@ def checks(change: Change, progress: Progress, boundary: isolation.Boundary,
         results = {install.ID: installed}
         base: base_run.BaseOutcomes | None = None
         found = compare.Comparison()
+        share: shares.Share | None = None
         test_cmd = cfg.test or detect.test_command(checkout)
         if installed.status != "passed":
             why = "skipped: the install did not succeed"
@@ -201,6 +241,6 @@ def checks(change: Change, progress: Progress, boundary: isolation.Boundary,
                                                       required=False)
             _user_checks(change, ws, progress, results)
         else:
-            base, found = _tests(change, ws, root, test_cmd, progress, results)
+            base, found, share = _tests(change, ws, root, test_cmd, progress, results)
         _baseline(change, ws, progress, base, results)
-    return RuntimeResults(results, found.not_run, found.skipped, tuple(left))
+    return RuntimeResults(results, found.not_run, found.skipped, tuple(left), share)

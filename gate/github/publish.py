@@ -7,64 +7,17 @@ token, or when the token is refused (403), it says so once and keeps to the firs
 """
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable, Mapping
-from typing import Any, TextIO
+from typing import TextIO
 
 from gate.engine.verdict import EXIT_CODES
-from gate.errors import GateError
 from gate.github import check_run, comment, freshness, labels, modes, required_checks
 from gate.github.client import Api, ApiError, ApiFactory, Forbidden
 from gate.github.settings import Settings
-from gate.models import CheckResult, Finding, Isolation, Report, TestCounts
+from gate.models import Report
 from gate.report import github as commands
 from gate.report import json_report, markdown, tests_table, words
-
-
-def _finding(data: Mapping[str, Any]) -> Finding:
-    return Finding(path=str(data["path"]), line=int(data["line"]), rule=str(data["rule"]),
-                   message=str(data["message"]), severity=data["severity"],
-                   end_line=int(data.get("end_line") or data["line"]))
-
-
-def _check(data: Mapping[str, Any]) -> CheckResult:
-    return CheckResult(
-        id=str(data["id"]), title=str(data["title"]), status=data["status"],
-        required=bool(data["required"]), summary=str(data["summary"]),
-        detail=str(data.get("detail", "")),
-        findings=tuple(_finding(f) for f in data.get("findings", [])),
-        duration_s=float(data.get("duration_s", 0.0)),
-        tests=_tests(data.get("tests")))
-
-
-def _tests(data: Mapping[str, Any] | None) -> TestCounts | None:
-    if data is None:
-        return None
-    return TestCounts(passed=int(data["passed"]), failed=int(data["failed"]),
-                      flaky=int(data["flaky"]), skipped=int(data["skipped"]))
-
-
-def _isolation(data: object) -> Isolation:
-    if not isinstance(data, dict):  # a report from a gate before isolation was reported
-        return Isolation("none", "not stated by the report")
-    return Isolation(str(data["level"]), str(data["detail"]))
-
-
-def load_report(path: str) -> Report:
-    """The report that `gate run --report FILE` wrote."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-        return Report(verdict=data["verdict"], base=str(data["base"]), head=str(data["head"]),
-                      duration_s=float(data["duration_s"]),
-                      checks=tuple(_check(c) for c in data["checks"]),
-                      isolation=_isolation(data.get("isolation")))
-    except OSError as e:
-        raise GateError(f"cannot read the report {path}: {e.strerror}") from None
-    except (ValueError, KeyError, TypeError) as e:
-        raise GateError(f"{path} is not a gate JSON report (from `gate run --report FILE`): "
-                        f"{type(e).__name__}: {e}") from None
 
 
 def one_line(report: Report) -> str:

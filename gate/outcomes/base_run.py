@@ -12,11 +12,16 @@ from typing import Any
 from gate.engine.context import Workspace
 from gate.execution import process, workspace
 from gate.outcomes import outcome_cache
-from gate.outcomes.record import CaseResult, Counts
-from gate.outcomes.testrun import run_tests
+from gate.outcomes.record import Counts, counts_from_json
+from gate.outcomes.testrun import TestRun, run_tests
 
 # (directory of its own, checkout) -> the fresh environment to run in
 MakeWorkspace = Callable[[str, str], Workspace]
+# (workspace, command) -> a shard's workspace and command (None: nothing falls to it), and a
+# test of whether a run found nothing to run (then the share passed, with no outcome); the
+# fourth item is the shard's own (gate/shards/shares.py)
+ShareOf = Callable[[Workspace, str], tuple[Workspace, str | None, Callable[[TestRun], bool],
+                                           Any]]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -35,19 +40,21 @@ class BaseOutcomes:
     def from_json(data: dict[str, Any]) -> BaseOutcomes | None:
         try:
             counts = data["counts"]
-            if counts is not None:
-                cases = tuple(CaseResult(**c) for c in counts.pop("cases"))
-                counts = Counts(**counts, cases=cases)
-            return BaseOutcomes(counts, bool(data["passed"]), bool(data["installed"]), True)
+            return BaseOutcomes(None if counts is None else counts_from_json(counts),
+                                bool(data["passed"]), bool(data["installed"]), True)
         except (KeyError, TypeError, AttributeError):
             return None
 
 
+def _never_empty(run: TestRun) -> bool:
+    return False
+
+
 def run(repo: str, base_sha: str, root: str, install: Callable[[str], str | None],
         test: Callable[[str], str | None], make_workspace: MakeWorkspace,
-        cache_key: str | None) -> BaseOutcomes | None:
+        cache_key: str | None, share: ShareOf | None = None) -> BaseOutcomes | None:
     """The base's outcomes, from the cache when `cache_key` has an entry; None when the base
-    has no test command."""
+    has no test command. With `share`, the outcomes of a shard's share of the base's suite."""
     if cache_key is not None:
         entry = outcome_cache.load(cache_key)
         found = BaseOutcomes.from_json(entry) if entry is not None else None
@@ -65,9 +72,16 @@ def run(repo: str, base_sha: str, root: str, install: Callable[[str], str | None
                                  log=ws.log("base-install"), wrap=ws.wrap)
         if not done.ok:
             return BaseOutcomes(None, False, installed=False)
+    nothing: Callable[[TestRun], bool] = _never_empty
+    if share is not None:
+        ws, shared, nothing, _ = share(ws, command)
+        if shared is None:
+            return BaseOutcomes(None, True)
+        command = shared
     result = run_tests(ws, command, os.path.join(ws.scratch, "base-outcomes.xml"),
                        log=ws.log("base-suite"))
-    outcomes = BaseOutcomes(result.counts, result.passed)
+    outcomes = (BaseOutcomes(None, True) if nothing(result)
+                else BaseOutcomes(result.counts, result.passed))
     if cache_key is not None and not result.completed.timed_out:
         outcome_cache.store(cache_key, outcomes.to_json())
     return outcomes

@@ -39,8 +39,9 @@ def made() -> str | None:
     return where
 
 
-def key(base_sha: str, install: str | None, test: str | None) -> str:
-    text = json.dumps([FORMAT, base_sha, install, test])
+def key(base_sha: str, install: str | None, test: str | None, part: str = "") -> str:
+    """The entry's name; `part` is what else its outcomes depend on (a shard's share)."""
+    text = json.dumps([FORMAT, base_sha, install, test, *([part] if part else [])])
     return hashlib.sha256(text.encode()).hexdigest()
 
 

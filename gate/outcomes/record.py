@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Literal
+from typing import Any, Literal
 
 Outcome = Literal["passed", "failed", "skipped"]
 
@@ -44,3 +44,14 @@ def first_lines(lines: list[str], limit: int = 4) -> str:
     """The first non-blank lines of a failure's text, stripped, joined by newlines."""
     kept = [line.strip() for line in lines if line.strip()]
     return "\n".join(kept[:limit])
+
+
+def counts_to_json(counts: Counts) -> dict[str, Any]:
+    return dataclasses.asdict(counts)
+
+
+def counts_from_json(data: dict[str, Any]) -> Counts:
+    """The counts `counts_to_json` wrote (KeyError, TypeError on anything else)."""
+    fields = dict(data)
+    cases = tuple(CaseResult(**c) for c in fields.pop("cases"))
+    return Counts(**fields, cases=cases)

@@ -55,6 +55,23 @@ def takes_js_paths(command: str) -> bool:
     return program in _JS_RUNNERS and _options_only(rest)
 
 
+def js_runner(command: str, checkout: str) -> tuple[str, str] | None:
+    """The JavaScript runner behind `command` (jest, vitest, mocha or node for `node --test`)
+    and what takes more arguments for it (`npm test --` when the package's test script is that
+    runner alone); None when the command is something else."""
+    words = _words(command)
+    if not words:
+        return None
+    if words in _NPM_TEST:
+        script = _npm_script(checkout)
+        found = js_runner(script, checkout) if script and takes_js_paths(script) else None
+        return (found[0], f"{command} --") if found else None
+    if not takes_js_paths(command):
+        return None
+    program = posixpath.basename(words[1] if words[0] == "npx" else words[0])
+    return program, command
+
+
 def _npm_script(checkout: str) -> str | None:
     try:
         with open(os.path.join(checkout, "package.json"), encoding="utf-8") as f:
