@@ -75,23 +75,27 @@ def _unit(units: dict[str, int], file: str) -> str | None:
 
 
 def _exactly_once(shards: Sequence[ShardReport]) -> None:
-    """No test ran in two shards; none ran in a shard its file does not fall to."""
-    seen: dict[str, int] = {}
+    """No test ran in two shards; none ran in a shard its file does not fall to. A test is
+    known by its file and name (runners that give no file for a passing test, node:test's,
+    cannot be told apart from a namesake in another file: those are not compared)."""
+    seen: dict[tuple[str, str], int] = {}
     for s in shards:
-        names: set[str] = set()
+        here: set[tuple[str, str]] = set()
         for run in s.runs[:1]:
             for case in run.counts.cases if run.counts and run.counts.complete else ():
-                names.add(case.name)
-                unit = _unit(s.units, case.file) if s.units and case.file else None
+                if case.file is None:
+                    continue
+                here.add((case.file, case.name))
+                unit = _unit(s.units, case.file) if s.units else None
                 if unit is not None and s.units and s.units[unit] != s.shard.index:
                     raise GateError(f"{case.name} ran in shard {s.shard}, but its file falls "
                                     f"to shard {s.units[unit]}: the shards did not split "
                                     "alike; run every shard again")
-        for name in names:
-            if name in seen:
-                raise GateError(f"{name} ran in shards {seen[name]} and {s.shard.index}: a "
+        for key in here:
+            if key in seen:
+                raise GateError(f"{key[1]} ran in shards {seen[key]} and {s.shard.index}: a "
                                 "test must run in exactly one shard; run every shard again")
-            seen[name] = s.shard.index
+            seen[key] = s.shard.index
 
 
 def _union(counts: Sequence[Counts]) -> Counts | None:
@@ -115,7 +119,11 @@ def _one_run(parts: Sequence[tuple[int, TestRun]]) -> TestRun:
         if returncode is None and not any(r.completed.timed_out for _, r in bad):
             returncode = 1
     output = "\n".join(f"--- shard {i}: {r.problem()}\n{r.completed.output}" for i, r in bad)
+    # A part without counts (timed out, no report) leaves the whole run without them, as in
+    # an unsharded run: never a union that reads as if that part's tests had not run.
     counted = [r.counts for _, r in parts if r.counts is not None]
+    if len(counted) < len(parts):
+        counted = []
     completed = process.Completed(
         "; ".join(dict.fromkeys(r.completed.command for _, r in parts)), returncode, output,
         any(r.completed.timed_out for _, r in parts),
@@ -159,7 +167,12 @@ def _suite(shards: Sequence[ShardReport], runs: list[TestRun], wanted: int) -> C
         return next(c for c in shards[0].report.checks if c.id == suite.ID)
     result = suite.judge(runs, wanted, duration_s=max(
         next(c for c in s.report.checks if c.id == suite.ID).duration_s for s in shards))
-    return dataclasses.replace(result, summary=f"{result.summary}; {len(shards)} shards")
+    n = len(shards)
+    said = [f"shard {s.shard} " + ", ".join(dict.fromkeys(r.problem() for r in s.runs
+                                                          if not r.passed))
+            for s in shards if not all(r.passed for r in s.runs)]
+    return dataclasses.replace(result, summary=f"{result.summary}; {n} shard{'s' * (n != 1)}"
+                               + (f" ({'; '.join(said)})" if said else ""))
 
 
 def _isolation(shards: Sequence[ShardReport]) -> Isolation:
