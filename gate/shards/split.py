@@ -49,12 +49,12 @@ class Split:
         """The whole split, unit -> shard: the gate's, or what the runner wrote."""
         if self.units is not None or self.split_file is None:
             return self.units
-        try:
+        try:  # written by the judged process: anything that does not read is no split
             with open(self.split_file, encoding="utf-8") as f:
                 data = json.load(f)
-        except (OSError, ValueError):
+            return {str(k): int(v) for k, v in data.items()}
+        except (OSError, ValueError, TypeError, AttributeError):
             return None
-        return {str(k): int(v) for k, v in data.items()} if isinstance(data, dict) else None
 
 
 def _pytest(command: str, shard: Shard, seconds: Mapping[str, float], scratch: str,
