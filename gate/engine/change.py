@@ -9,6 +9,8 @@ from gate.checks import registry, user
 from gate.engine import config as gate_config
 from gate.engine.context import DiffContext
 from gate.execution import workspace
+from gate.outcomes import outcome_cache
+from gate.outcomes.base_run import BaseOutcomes
 from gate.shards import durations, spec
 from gate.shards.spec import Shard
 from gate.vcs import diff, git
@@ -46,6 +48,18 @@ class Change:
     seconds: Mapping[str, float] = dataclasses.field(default_factory=dict)  # by test file
 
 
+def _seconds(options: Options, cfg: gate_config.Config, base: str) -> dict[str, float]:
+    """What balances the shards: `--durations`, else the seconds of the base's unsharded run
+    in the cache of base outcomes, else nothing (then the number of tests does)."""
+    if options.durations:
+        return durations.load(options.durations)
+    if not cfg.cache:
+        return {}
+    entry = outcome_cache.load(outcome_cache.key(base, cfg.install, cfg.test))
+    found = BaseOutcomes.from_json(entry) if entry is not None else None
+    return durations.from_cases(found.counts.cases) if found and found.counts else {}
+
+
 def prepare(options: Options) -> Change:
     """Resolve the refs, read the config from the base, parse the diff once."""
     repo = workspace.resolve_repo(options.repo)
@@ -68,6 +82,6 @@ def prepare(options: Options) -> Change:
     # Each matrix job has its own shard: a flag (and Action input), not a key of the config
     # that every job reads alike.
     shard = spec.parse(options.shard) if options.shard else None
-    seconds = durations.load(options.durations) if shard and options.durations else {}
+    seconds = _seconds(options, cfg, base) if shard else {}
     return Change(repo, base, head, cfg, DiffContext(repo, fork, head, cfg, files), shard,
                   seconds)

@@ -27,6 +27,8 @@ def section(share: Share, left_behind: tuple[Finding, ...]) -> dict[str, Any]:
     return {
         "index": share.shard.index, "total": share.shard.total, "format": FORMAT,
         "split": {"how": how.how if how else "", "units": dict(units) if units else None},
+        # the tests this shard ran (its first run's, where the runner names them)
+        "tests": [c.name for r in share.runs[:1] if r.counts for c in r.counts.cases],
         "runs": [_run(r) for r in share.runs],
         "base": share.base.to_json() if share.base is not None else None,
         "left_behind": [f.to_json() for f in left_behind],
