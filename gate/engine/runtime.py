@@ -22,6 +22,7 @@ from gate.models import CheckResult, Finding
 from gate.outcomes import base_run, baseline, compare, detect, outcome_cache
 from gate.outcomes.testrun import TestRun
 from gate.shards import shares, split
+from gate.shards.spec import Shard
 from gate.vcs import git
 
 
@@ -156,6 +157,21 @@ def _head_split(change: Change, ws: Workspace, command: str) -> split.Split | No
                        change.shard, change.seconds, ws.scratch, "head")
 
 
+def _shard_suite(shard: Shard, how: split.Split, ws: Workspace, n: int,
+                 spaces: list[Workspace], progress: Progress,
+                 runs: list[TestRun]) -> CheckResult:
+    """This shard's share of the suite runs (kept in `runs` for the merge); passed with
+    nothing to run where no test falls to it."""
+    if how.command is None:
+        return suite.nothing_to_run(shard, how.how)
+    result, done = suite.run_with_outcomes(ws, how.command, n, spaces,
+                                            functools.partial(progress.step, suite.ID))
+    if shares.found_nothing(how, shard, done):
+        return suite.nothing_to_run(shard, how.how)
+    runs.extend(done)
+    return dataclasses.replace(result, summary=f"{result.summary}; shard {shard}: {how.how}")
+
+
 def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Progress,
            results: dict[str, CheckResult]) -> tuple[base_run.BaseOutcomes | None,
                                                       compare.Comparison,
@@ -174,15 +190,7 @@ def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Pro
 
     def run_suite() -> CheckResult:
         if how is not None and change.shard is not None:
-            if how.command is None:
-                return suite.nothing_to_run(change.shard, how.how)
-            result, done = suite.run_with_outcomes(tests_ws, how.command, cfg.runs, spaces,
-                                                    functools.partial(progress.step, suite.ID))
-            if shares.found_nothing(how, change.shard, done):
-                return suite.nothing_to_run(change.shard, how.how)
-            runs.extend(done)
-            return dataclasses.replace(result, summary=(
-                f"{result.summary}; shard {change.shard}: {how.how}"))
+            return _shard_suite(change.shard, how, tests_ws, cfg.runs, spaces, progress, runs)
         result, done = suite.run_with_outcomes(ws, command, cfg.runs, spaces,
                                                 functools.partial(progress.step, suite.ID))
         runs.extend(done)
@@ -198,20 +206,24 @@ def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Pro
     if beside is None:
         progress.step(suite.ID, "the base's suite, once, for the outcomes the head is held to")
     base = beside.result() if beside is not None else outcomes()
-    if change.shard is not None:
-        share = shares.Share(change.shard, how, tuple(runs), base)
-        if not change.shard.first:
-            why = "skipped: run by shard 1"
-            results[base_tests.ID] = registry.skipped(base_tests.ID, why, required=False)
-            results.update({c.name: user.skipped(c, why) for c in cfg.checks})
-            return base, compare.Comparison(), share
+    if change.shard is None:
+        found = _compared(change, base, runs, results)
+        _base_tests_and_user_checks(change, ws, command, progress, results)
+        return base, found, None
+    if change.shard.first:
+        _base_tests_and_user_checks(change, ws, command, progress, results)
     else:
-        share = None
-    found = _compared(change, base, runs, results) if share is None else compare.Comparison()
+        why = "skipped: run by shard 1"
+        results[base_tests.ID] = registry.skipped(base_tests.ID, why, required=False)
+        results.update({c.name: user.skipped(c, why) for c in cfg.checks})
+    return base, compare.Comparison(), shares.Share(change.shard, how, tuple(runs), base)
+
+
+def _base_tests_and_user_checks(change: Change, ws: Workspace, command: str,
+                                progress: Progress, results: dict[str, CheckResult]) -> None:
     results[base_tests.ID] = timed(
         base_tests.ID, progress, lambda: base_tests.run(change.diff, ws, command))
     _user_checks(change, ws, progress, results)
-    return base, found, share
 
 
 def checks(change: Change, progress: Progress, boundary: isolation.Boundary,
