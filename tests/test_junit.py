@@ -1,7 +1,10 @@
 """Per-test outcomes read from pytest's JUnit report."""
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+
+from helpers.runners import run_in
 
 from gate.outcomes import junit
 from gate.outcomes.junit import CaseResult
@@ -36,3 +39,19 @@ def test_a_missing_or_broken_report_is_none(tmp_path: Path) -> None:
     assert junit.parse(str(tmp_path / "absent.xml")) is None
     (tmp_path / "bad.xml").write_text("<testsuite")
     assert junit.parse(str(tmp_path / "bad.xml")) is None
+
+
+def test_a_command_running_pytest_twice_keeps_both_sessions_outcomes(tmp_path: Path) -> None:
+    """Each session writes a report of its own (the gate's gate_sessions plugin): with one
+    --junitxml file the second session's report replaced the first's."""
+    root = tmp_path / "project"
+    for folder, names in (("unit", ("a", "b")), ("integration", ("c",))):
+        (root / folder).mkdir(parents=True)
+        (root / folder / f"test_{folder}.py").write_text(
+            "".join(f"def test_{n}():\n    assert True\n" for n in names))
+    python = f"{sys.executable} -m pytest -q"
+    run = run_in(root, f"{python} unit && {python} integration")
+    assert run.counts is not None and run.passed, run.completed.output[-2000:]
+    assert sorted(c.name for c in run.counts.cases) == [
+        "integration/test_integration.py::test_c", "unit/test_unit.py::test_a",
+        "unit/test_unit.py::test_b"]

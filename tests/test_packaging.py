@@ -31,9 +31,12 @@ def _requirement_name(requirement: str) -> str:
 
 def _third_party_imports() -> dict[str, set[str]]:
     """Each top-level module that gate/ imports from outside the standard library, with the
-    files that import it."""
+    files that import it; not the plugins under gate/pytest_plugins, which the judged project's
+    own pytest loads (they import the pytest that loads them)."""
     found: dict[str, set[str]] = {}
     for path in (ROOT / "gate").rglob("*.py"):
+        if path.parent.name == "pytest_plugins":
+            continue
         for node in ast.walk(ast.parse(path.read_text())):
             names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
                      [node.module] if isinstance(node, ast.ImportFrom) and node.module

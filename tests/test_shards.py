@@ -9,7 +9,7 @@ import pytest
 
 from gate.errors import GateError
 from gate.outcomes.record import CaseResult
-from gate.shards import balance, durations, partial, spec
+from gate.shards import balance, durations, partial, spec, split
 
 
 def test_a_shard_is_one_based_i_of_n() -> None:
@@ -74,3 +74,16 @@ def test_a_report_without_a_shard_object_is_not_merged(tmp_path: Path) -> None:
                                 "duration_s": 1.0, "checks": []}))
     with pytest.raises(GateError, match="not a shard's report"):
         partial.load(str(path))
+
+
+def test_cargo_nextest_shards_with_its_own_partition_option() -> None:
+    how = split.split("cargo nextest run --workspace", "/nowhere", [], spec.Shard(2, 3), {},
+                      "/nowhere", "t")
+    assert how.command == "cargo nextest run --workspace --partition count:2/3"
+
+
+def test_a_command_the_gate_cannot_split_runs_whole_in_shard_1() -> None:
+    first, second = (split.split("make test", "/nowhere", ["Makefile"], spec.Shard(i, 2), {},
+                                 "/nowhere", "t") for i in (1, 2))
+    assert (first.command, second.command) == ("make test", None)
+    assert "shard 1" in first.how

@@ -63,6 +63,24 @@ def no_git_env(environ: Mapping[str, str] | None = None) -> dict[str, str]:
     }
 
 
+# variables that hold a list: the gate adds to them, never replaces what is there
+_LISTS = {"PYTHONPATH": os.pathsep, "PYTEST_PLUGINS": ",", "NODE_OPTIONS": " "}
+
+
+def extended(env: Mapping[str, str], extra: Mapping[str, str]) -> dict[str, str]:
+    """`env` with `extra` set; where both have a list variable (PYTHONPATH, PYTEST_PLUGINS,
+    NODE_OPTIONS), the extra items first, then the ones already there, each once."""
+    out = dict(env)
+    for name, value in extra.items():
+        sep = _LISTS.get(name)
+        if sep is None or not out.get(name):
+            out[name] = value
+            continue
+        items = [i for i in (*value.split(sep), *out[name].split(sep)) if i]
+        out[name] = sep.join(dict.fromkeys(items))
+    return out
+
+
 def is_secret(name: str) -> bool:
     return name.startswith(_SECRET_PREFIXES) or bool(_SECRET_NAME.search(name))
 

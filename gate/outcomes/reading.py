@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
+from gate.execution.environment import extended
 from gate.outcomes.record import CaseResult, Counts
 from gate.outcomes.runners import (
     cargo_test,
@@ -42,8 +43,7 @@ PARSERS: dict[str, Callable[[str, str], Counts | None]] = {
 def report_env(environ: Mapping[str, str], report: str,
                extra_addopts: Sequence[str] = ()) -> dict[str, str]:
     """`environ` with the variables that ask runners for per-test reports."""
-    env = dict(environ)
-    env.update(pytest.env(report, extra_addopts))
+    env = extended(environ, pytest.env(report, extra_addopts))
     env.update(go_test.env(env))
     return env
 

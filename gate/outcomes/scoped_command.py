@@ -72,6 +72,13 @@ def js_runner(command: str, checkout: str) -> tuple[str, str] | None:
     return program, command
 
 
+def runner_command(command: str, checkout: str) -> str:
+    """The command that starts the runner: the package's test script for `npm test`."""
+    words = _words(command)
+    script = _npm_script(checkout) if words in _NPM_TEST else None
+    return script if script is not None else command
+
+
 def _npm_script(checkout: str) -> str | None:
     try:
         with open(os.path.join(checkout, "package.json"), encoding="utf-8") as f:

@@ -11,6 +11,7 @@ from gate.outcomes import reading as results
 from gate.outcomes.location import locate
 from gate.outcomes.pytest_command import is_pytest
 from gate.outcomes.record import CaseResult, Counts
+from gate.outcomes.runners import pytest as pytest_runner
 
 # pytest's exit codes other than 0 and 1, named in a run's summary.
 _PYTEST_EXITS = {2: "interrupted", 3: "internal error", 4: "usage error",
@@ -67,8 +68,8 @@ def run_tests(
     """Run `command` in the checkout; runners that can are asked for per-test reports through
     the environment (pytest: PYTEST_ADDOPTS), so the user's command is not edited."""
     env = results.report_env(ws.env, report, extra_addopts)
-    if os.path.exists(report):
-        os.unlink(report)
+    for path in pytest_runner.reports(report):
+        os.unlink(path)
     completed = process.run_argv(["/bin/sh", "-c", command], cwd=ws.checkout, env=env,
                                  timeout=ws.timeout, display=command, log=log,
                                  wrap=ws.wrap_tests)

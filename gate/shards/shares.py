@@ -27,13 +27,17 @@ class Share:
 
 def found_nothing(how: split.Split, shard: Shard, runs: Sequence[TestRun]) -> bool:
     """No test fell to this shard: the split gives it nothing, and no run ran a test (pytest
-    with every item deselected exits 5, "no tests collected": not a failure here)."""
+    with every item deselected, a runner's own --shard with no file for this one). The merge
+    still checks the union of the shards against the base and the split."""
     if how.command is None:
         return True
     whole = how.whole()
-    if whole is None or shard.index in whole.values():
+    if whole is not None and shard.index in whole.values():
         return False
-    return all(r.counts is None or r.counts.ran == 0 for r in runs)
+    # where the runner split (no whole split known), the run must also have ended well: a
+    # crash that ran nothing is a failure, not an empty share
+    return all((whole is not None or r.completed.ok)
+               and (r.counts is None or r.counts.ran == 0) for r in runs)
 
 
 ShareOf = Callable[[Workspace, str],

@@ -19,17 +19,23 @@ import posixpath
 from collections.abc import Mapping, Sequence
 
 from gate.engine.context import Workspace
+from gate.execution.environment import extended
 from gate.outcomes import scoped_command
 from gate.outcomes.pytest_command import is_pytest
+from gate.outcomes.runners import pytest as pytest_runner
 from gate.shards import balance
 from gate.shards.spec import Shard
 
-PLUGIN_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pytest")
-PLUGIN = "gate_shard_plugin"
+PLUGIN = "gate_shard_plugin"  # in gate/pytest_plugins
 
 # node --test's default discovery (Node 21+), as globs on a path relative to the checkout
 _NODE_PATTERNS = tuple(f"{stem}.{ext}" for stem in ("*.test", "*-test", "*_test", "test-*", "test")
                        for ext in ("js", "cjs", "mjs"))
+# options that leave Mocha's choice of files alone (any other may name or filter files)
+_MOCHA_HARMLESS = frozenset({"--recursive", "--exit", "--bail", "-b", "--check-leaks",
+                             "--forbid-only", "--forbid-pending", "--full-trace",
+                             "--no-colors", "--colors", "-c", "-C", "--inline-diffs",
+                             "--allow-uncaught", "--async-only", "-A", "--sort", "-S"})
 _MOCHA_CONFIGS = (".mocharc.js", ".mocharc.cjs", ".mocharc.yaml", ".mocharc.yml",
                   ".mocharc.jsonc", ".mocharc.json")
 
@@ -43,7 +49,7 @@ class Split:
     split_file: str | None = None  # where the runner writes the whole split (pytest)
 
     def workspace(self, ws: Workspace) -> Workspace:
-        return dataclasses.replace(ws, env={**ws.env, **self.env}) if self.env else ws
+        return dataclasses.replace(ws, env=extended(ws.env, self.env)) if self.env else ws
 
     def whole(self) -> Mapping[str, int] | None:
         """The whole split, unit -> shard: the gate's, or what the runner wrote."""
@@ -64,7 +70,8 @@ def _pytest(command: str, shard: Shard, seconds: Mapping[str, float], scratch: s
         json.dump(dict(seconds), f)
     out = os.path.join(scratch, f"shard-split-{tag}.json")
     env = {"GATE_SHARD": str(shard), "GATE_SHARD_DURATIONS": durations,
-           "GATE_SHARD_SPLIT": out, "PYTHONPATH": PLUGIN_DIR, "PYTEST_PLUGINS": PLUGIN}
+           "GATE_SHARD_SPLIT": out, "PYTHONPATH": pytest_runner.PLUGIN_DIR,
+           "PYTEST_PLUGINS": PLUGIN}
     return Split(f"pytest's collection, test files balanced ({_by(seconds)})", command, env,
                  split_file=out)
 
@@ -103,8 +110,13 @@ def _node_files(files: Sequence[str]) -> list[str]:
     return [f for f in files if found(f)]
 
 
-def _mocha_files(files: Sequence[str], checkout: str) -> list[str] | None:
-    """Mocha's default spec, ./test/*.{js,cjs,mjs}; None where a config may say otherwise."""
+def _mocha_files(command: str, files: Sequence[str], checkout: str) -> list[str] | None:
+    """Mocha's default spec, ./test/*.{js,cjs,mjs} (and below with --recursive); None where a
+    config or an option (--spec, --extension, --ignore...) may say otherwise."""
+    words = scoped_command.runner_command(command, checkout).split()
+    options = [w.split("=", 1)[0] for w in words[1:] if w.startswith("-")]
+    if any(o not in _MOCHA_HARMLESS for o in options):
+        return None
     if any(os.path.exists(os.path.join(checkout, c)) for c in _MOCHA_CONFIGS):
         return None
     try:
@@ -113,8 +125,9 @@ def _mocha_files(files: Sequence[str], checkout: str) -> list[str] | None:
                 return None
     except (OSError, ValueError, TypeError):
         pass
-    return [f for f in files if posixpath.dirname(f) == "test"
-            and f.endswith((".js", ".cjs", ".mjs"))]
+    deep = "--recursive" in options
+    return [f for f in files if f.endswith((".js", ".cjs", ".mjs"))
+            and (posixpath.dirname(f) == "test" or (deep and f.startswith("test/")))]
 
 
 def _by_files(command: str, checkout: str, units: Mapping[str, list[str]],
@@ -143,7 +156,9 @@ def split(command: str, checkout: str, files: Sequence[str], shard: Shard,
         return _pytest(command, shard, seconds, scratch, tag)
     runner = scoped_command.js_runner(command, checkout)
     if runner is not None and runner[0] in ("jest", "vitest"):
-        return Split(f"{runner[0]} --shard", f"{runner[1]} --shard={shard}")
+        # a shard that no test file falls to finds none: not a failure (Jest exits 1 then)
+        return Split(f"{runner[0]} --shard",
+                     f"{runner[1]} --shard={shard} --passWithNoTests")
     words = command.split()
     if words[:3] == ["cargo", "nextest", "run"] and not set(command) & set(";&|<>`$()"):
         return Split("nextest --partition", f"{command} --partition count:{shard}")
@@ -156,7 +171,7 @@ def split(command: str, checkout: str, files: Sequence[str], shard: Shard,
         found = _by_files(command, checkout, {f: [f] for f in nodes}, seconds, shard,
                           "node --test's files")
     elif runner is not None and runner[0] == "mocha":
-        specs = _mocha_files(files, checkout)
+        specs = _mocha_files(command, files, checkout)
         if specs is not None:
             found = _by_files(command, checkout, {f: [f] for f in specs}, seconds, shard,
                               "mocha's spec files")

@@ -1,6 +1,10 @@
-"""pytest: a JUnit XML report requested through PYTEST_ADDOPTS, so the command is not edited."""
+"""pytest: a JUnit XML report requested through PYTEST_ADDOPTS, so the command is not edited;
+the gate's `gate_sessions` plugin gives each pytest session of the command a report of its own
+(`<report>.<n>`), all read."""
 from __future__ import annotations
 
+import glob
+import os
 import shlex
 from collections.abc import Sequence
 
@@ -8,18 +12,33 @@ from gate.outcomes import junit
 from gate.outcomes.record import Counts
 
 NAME = "pytest"
+PLUGIN_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "pytest_plugins")  # gate/pytest_plugins: the gate's plugins
 
 
 def env(report: str, extra_addopts: Sequence[str] = ()) -> dict[str, str]:
+    """PYTEST_ADDOPTS for the report, and the plugin that gives each session its own (the
+    caller adds PYTHONPATH and PYTEST_PLUGINS to what is there: `environment.extended`)."""
     addopts = ["-p", "no:cacheprovider", f"--junitxml={report}", "-o", "junit_family=xunit1",
                *extra_addopts]
-    return {"PYTEST_ADDOPTS": " ".join(shlex.quote(a) for a in addopts)}
+    return {"PYTEST_ADDOPTS": " ".join(shlex.quote(a) for a in addopts), "GATE_JUNIT": report,
+            "PYTHONPATH": PLUGIN_DIR, "PYTEST_PLUGINS": "gate_sessions"}
+
+
+def reports(report: str) -> list[str]:
+    """The report files of a run: one per pytest session, in the order they were made."""
+    numbered = glob.glob(glob.escape(report) + ".*")
+    tails = [p[len(report) + 1:] for p in numbered]
+    ordered = sorted((int(t), p) for t, p in zip(tails, numbered, strict=True) if t.isdigit())
+    return [*([report] if os.path.exists(report) else []), *(p for _, p in ordered)]
 
 
 def parse(output: str, report: str) -> Counts | None:
-    cases = junit.parse(report)
-    if cases is None:
+    found = [junit.parse(path) for path in reports(report)]
+    read = [cases for cases in found if cases is not None]
+    if not read:
         return None
+    cases = [case for session in read for case in session]
     return Counts(
         NAME,
         passed=sum(c.outcome == "passed" for c in cases),

@@ -5,7 +5,7 @@ by their number of tests), deselect the others, and write the whole split to a f
 
 Loaded through PYTEST_PLUGINS=gate_shard_plugin with this directory on PYTHONPATH;
 inert unless GATE_SHARD is set. The gate is not installed where pytest runs: this file uses the
-standard library and the gate's `balance.py`, loaded from beside it."""
+standard library and the gate's `shards/balance.py`, loaded by its path."""
 from __future__ import annotations
 
 import importlib.util
@@ -14,15 +14,25 @@ import os
 from typing import Any
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
+_EMPTIED: dict[int, bool] = {}  # id(config) -> every item fell to other shards (any pytest)
 
 
 def _balance() -> Any:
     spec = importlib.util.spec_from_file_location(
-        "gate_shard_balance", os.path.join(os.path.dirname(_HERE), "balance.py"))
+        "gate_shard_balance", os.path.join(os.path.dirname(_HERE), "shards", "balance.py"))
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def _read(path: str) -> dict[str, int]:
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        return {str(k): int(v) for k, v in data.items()}
+    except (OSError, ValueError, TypeError, AttributeError):
+        return {}
 
 
 def _seconds(path: str | None) -> dict[str, float]:
@@ -53,7 +63,16 @@ def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
     if dropped:
         config.hook.pytest_deselected(items=dropped)
     items[:] = keep
+    _EMPTIED[id(config)] = bool(dropped) and not keep
     out = os.environ.get("GATE_SHARD_SPLIT")
-    if out:
+    if out:  # a command may run pytest more than once: each session adds its files
+        whole = {**_read(out), **{unit: share + 1 for unit, share in shares.items()}}
         with open(out, "w", encoding="utf-8") as f:
-            json.dump({unit: share + 1 for unit, share in sorted(shares.items())}, f)
+            json.dump(dict(sorted(whole.items())), f)
+
+
+def pytest_sessionfinish(session: Any, exitstatus: int) -> None:
+    """Every item of this session fell to other shards: pytest would exit 5 ("no tests
+    collected") and stop a command such as `pytest a && pytest b` before its next session."""
+    if exitstatus == 5 and _EMPTIED.get(id(session.config), False):
+        session.exitstatus = 0
