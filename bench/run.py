@@ -193,6 +193,42 @@ def base_outcomes(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any
     return out
 
 
+def sharded(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
+    """One unsharded gate run against 2 shards side by side (separate processes, each with
+    its own checkout and environment, as 2 runners of a matrix) and their merge, on a suite
+    of tests that compute: wall time, and the parts that do not shrink with N (install,
+    merge) for the figure on paper at N = 20."""
+    tests, seconds = (20, 2.0) if quick else (200, 30.0)
+    repo = work / "shards"
+    fixtures.python_project(repo, files=tests, suite_seconds=seconds, busy=True)
+    common = ("--no-cache",)  # each shard one runner: its runs one after another
+    whole_s, whole = gate(repo, *common, env=env)
+    start = time.perf_counter()
+    reports = [repo.parent / f"shard-{i}.json" for i in (1, 2)]
+    shards = [subprocess.Popen(
+        [PYTHON, "-m", "gate", "run", "--repo", str(repo), "--base", "main", "--head", "change",
+         "--format", "json", "--report", str(path), "--shard", f"{i}/2", *common],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for i, path in enumerate(reports, 1)]
+    codes = [p.wait() for p in shards]
+    shards_s = time.perf_counter() - start
+    merged_report = repo.parent / "merged.json"
+    merge_s = timed([PYTHON, "-m", "gate", "merge", "--repo", str(repo), "--format", "json",
+                     "--report", str(merged_report), *map(str, reports)], env=env)
+    merged = json.loads(merged_report.read_text())
+    if codes != [0, 0] or merged["verdict"] != whole["verdict"]:
+        raise SystemExit(f"sharded: shards exited {codes}; merged {merged['verdict']}, "
+                         f"unsharded {whole['verdict']}")
+    checks = {c["id"]: c for c in whole["checks"]}
+    install_s = checks["install"]["duration_s"]
+    suite = next(c for c in merged["checks"] if c["id"] == "suite")
+    return {"tests": tests + 1, "suite_seconds": seconds, "unsharded_s": round(whole_s, 2),
+            "two_shards_s": round(shards_s, 2), "merge_s": round(merge_s, 2),
+            "ratio_sharded_to_unsharded": round((shards_s + merge_s) / whole_s, 3),
+            "install_s": round(install_s, 2), "verdict": merged["verdict"],
+            "summary": suite["summary"]}
+
+
 def environment_creation(work: Path, quick: bool) -> dict[str, Any]:
     packages = TWENTY[:2] if quick else TWENTY
     wheels = fixtures.wheelhouse(work / "wheels20", packages)
@@ -292,6 +328,7 @@ def main() -> int:
             ("scoped_base_tests", lambda: scoped_base_tests(work, env, args.quick)),
             ("parallel_runs", lambda: parallel_runs(work, env, args.quick)),
             ("base_outcomes", lambda: base_outcomes(work, env, args.quick)),
+            ("sharded", lambda: sharded(work, env, args.quick)),
             ("environment_creation", lambda: environment_creation(work, args.quick)),
             ("memory", lambda: memory(work, args.quick)),
             ("scan_throughput", lambda: scan_throughput(work, args.quick)),
