@@ -2,12 +2,16 @@
 from __future__ import annotations
 
 import sys
+import sysconfig
 from pathlib import Path
 
+import pytest
 from helpers.runners import run_in
 
+from gate.execution import venv
 from gate.outcomes import junit
 from gate.outcomes.junit import CaseResult
+from gate.outcomes.runners import pytest as pytest_runner
 
 REPORT = """<?xml version="1.0" encoding="utf-8"?>
 <testsuites><testsuite name="pytest" tests="4">
@@ -52,6 +56,46 @@ def test_a_command_running_pytest_twice_keeps_both_sessions_outcomes(tmp_path: P
     python = f"{sys.executable} -m pytest -q"
     run = run_in(root, f"{python} unit && {python} integration")
     assert run.counts is not None and run.passed, run.completed.output[-2000:]
+    assert sorted(c.name for c in run.counts.cases) == [
+        "integration/test_integration.py::test_c", "unit/test_unit.py::test_a",
+        "unit/test_unit.py::test_b"]
+
+
+def _two_sessions(root: Path, python: str) -> str:
+    for folder, names in (("unit", ("a", "b")), ("integration", ("c",))):
+        (root / folder).mkdir(parents=True)
+        (root / folder / f"test_{folder}.py").write_text(
+            "".join(f"def test_{n}():\n    assert True\n" for n in names))
+    return f"{python} -m pytest -q unit && {python} -m pytest -q integration"
+
+
+def test_a_command_that_replaces_pythonpath_still_runs_when_the_plugin_cannot_load(
+    tmp_path: Path,
+) -> None:
+    """An interpreter outside the fresh environment with PYTHONPATH replaced cannot import the
+    gate's session plugin: the run is made again without it and reads as pytest alone writes
+    it (the last session's report), instead of failing on the gate's own plugin."""
+    site = sysconfig.get_paths()["purelib"]
+    command = _two_sessions(tmp_path / "project", f"env PYTHONPATH={site} {sys.executable}")
+    run = run_in(tmp_path / "project", command)
+    assert "gate_sessions" not in run.completed.output, run.completed.output[-2000:]
+    assert run.passed and run.counts is not None
+    assert [c.name for c in run.counts.cases] == ["integration/test_integration.py::test_c"]
+
+
+@pytest.mark.slow
+def test_the_fresh_environment_finds_the_plugin_whatever_pythonpath_says(
+    tmp_path: Path,
+) -> None:
+    """`PYTHONPATH=src pytest` in the run's fresh environment: its .pth file puts the gate's
+    plugins on the path, so both sessions keep their outcomes."""
+    fresh = venv.create(str(tmp_path / "env"))
+    venv.add_path(fresh, pytest_runner.PLUGIN_DIR, "_gate_pytest_plugins")
+    site = sysconfig.get_paths()["purelib"]  # this pytest: the fresh environment has none
+    command = _two_sessions(tmp_path / "project",
+                            f"env PYTHONPATH={site} {venv.python_of(fresh)}")
+    run = run_in(tmp_path / "project", command)
+    assert run.passed and run.counts is not None, run.completed.output[-2000:]
     assert sorted(c.name for c in run.counts.cases) == [
         "integration/test_integration.py::test_c", "unit/test_unit.py::test_a",
         "unit/test_unit.py::test_b"]

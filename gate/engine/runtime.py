@@ -20,6 +20,7 @@ from gate.execution.environment import clean_env, with_venv
 from gate.execution.logs import Logs
 from gate.models import CheckResult, Finding
 from gate.outcomes import base_run, baseline, compare, detect, outcome_cache
+from gate.outcomes.runners import pytest as pytest_runner
 from gate.outcomes.testrun import TestRun
 from gate.shards import shares, split
 from gate.shards.spec import Shard
@@ -51,8 +52,9 @@ def _fresh_workspace(root: str, checkout: str, timeout: float, test_prefix: tupl
     env = {**clean_env(), "TMPDIR": tmp,
            workspace.run_marker(run_root or root): "1"}  # killed when the run ends
     if detect.is_python(checkout):
-        env = with_venv(installer.uv_settings(env),
-                        venv.create(workspace.environment_dir(root)))
+        fresh = venv.create(workspace.environment_dir(root))
+        venv.add_path(fresh, pytest_runner.PLUGIN_DIR, "_gate_pytest_plugins")
+        env = with_venv(installer.uv_settings(env), fresh)
     return Workspace(checkout, scratch, env, timeout, test_prefix, logs, boundary)
 
 

@@ -1,6 +1,7 @@
 """A new virtual environment per gate run, outside the checkout."""
 from __future__ import annotations
 
+import glob
 import os
 import shutil
 import subprocess
@@ -34,6 +35,15 @@ def create(path: str, python: str | None = None) -> str:
             "Install the venv module (Debian: apt-get install python3-venv)"
         )
     return path
+
+
+def add_path(venv: str, directory: str, name: str) -> None:
+    """Put `directory` on the environment's import path with a `.pth` file: its interpreter
+    finds what is there even when a command replaces PYTHONPATH (`PYTHONPATH=src pytest`).
+    A line naming a directory runs nothing."""
+    for site in glob.glob(os.path.join(venv, "lib", "python*", "site-packages")):
+        with open(os.path.join(site, f"{name}.pth"), "w", encoding="utf-8") as f:
+            f.write(directory + "\n")
 
 
 def python_of(venv: str) -> str:

@@ -68,14 +68,23 @@ def run_tests(
     """Run `command` in the checkout; runners that can are asked for per-test reports through
     the environment (pytest: PYTEST_ADDOPTS), so the user's command is not edited."""
     env = results.report_env(ws.env, report, extra_addopts)
-    for path in pytest_runner.reports(report):
-        os.unlink(path)
-    completed = process.run_argv(["/bin/sh", "-c", command], cwd=ws.checkout, env=env,
-                                 timeout=ws.timeout, display=command, log=log,
-                                 wrap=ws.wrap_tests)
+    completed = _run(ws, command, env, report, log)
+    if not completed.ok and pytest_runner.plugin_missing(completed.output):
+        # An interpreter outside the fresh environment, with PYTHONPATH replaced, could not
+        # import the gate's session plugin: run again without it (one report for the last
+        # pytest session, as pytest alone writes).
+        completed = _run(ws, command, pytest_runner.without_plugin(env), report, log)
     counts = results.read(completed.output, report)
     return TestRun(completed, _relative(locate(counts, ws.checkout), ws.checkout)
                    if counts else None, expects_report=is_pytest(command))
+
+
+def _run(ws: Workspace, command: str, env: dict[str, str], report: str,
+         log: str | None) -> process.Completed:
+    for path in pytest_runner.reports(report):
+        os.unlink(path)
+    return process.run_argv(["/bin/sh", "-c", command], cwd=ws.checkout, env=env,
+                            timeout=ws.timeout, display=command, log=log, wrap=ws.wrap_tests)
 
 
 def _relative(counts: Counts, checkout: str) -> Counts:

@@ -6,12 +6,13 @@ from __future__ import annotations
 import glob
 import os
 import shlex
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from gate.outcomes import junit
 from gate.outcomes.record import Counts
 
 NAME = "pytest"
+PLUGIN = "gate_sessions"
 PLUGIN_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "pytest_plugins")  # gate/pytest_plugins: the gate's plugins
 
@@ -22,7 +23,24 @@ def env(report: str, extra_addopts: Sequence[str] = ()) -> dict[str, str]:
     addopts = ["-p", "no:cacheprovider", f"--junitxml={report}", "-o", "junit_family=xunit1",
                *extra_addopts]
     return {"PYTEST_ADDOPTS": " ".join(shlex.quote(a) for a in addopts), "GATE_JUNIT": report,
-            "PYTHONPATH": PLUGIN_DIR, "PYTEST_PLUGINS": "gate_sessions"}
+            "PYTHONPATH": PLUGIN_DIR, "PYTEST_PLUGINS": PLUGIN}
+
+
+def plugin_missing(output: str) -> bool:
+    """pytest stopped because it could not import the gate's session plugin (a command that
+    replaces PYTHONPATH and runs an interpreter outside the fresh environment)."""
+    return f'Error importing plugin "{PLUGIN}"' in output
+
+
+def without_plugin(env: Mapping[str, str]) -> dict[str, str]:
+    """`env` without the session plugin in PYTEST_PLUGINS."""
+    out = dict(env)
+    rest = [p for p in out.get("PYTEST_PLUGINS", "").split(",") if p and p != PLUGIN]
+    if rest:
+        out["PYTEST_PLUGINS"] = ",".join(rest)
+    else:
+        out.pop("PYTEST_PLUGINS", None)
+    return out
 
 
 def reports(report: str) -> list[str]:
