@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import json
 import sysconfig
+import zipfile
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.gitrepo import make_change
+from helpers.gitrepo import Repo, make_change
 
 from gate import cli
 
@@ -62,7 +63,8 @@ def test_a_plugin_entry_point_installed_by_the_gate_is_flagged(
         "calc.py": BROKEN, "calc_green.py": GREEN, "pyproject.toml": pyproject})
     assert statuses(report)["suite"] == "passed"  # fooled: the plugin turned the failure green
     assert harness(report) == [("calc_green.py", 5, "pytest-hook"),
-                               ("pyproject.toml", 13, "test-plugin-entry-point")]
+                               ("pyproject.toml", 13, "test-plugin-entry-point"),
+                               ("calc_green.py", 1, "plugin-loaded-only-at-head")]
     assert (report["verdict"], code) == ("needs-review", 3)
 
 
@@ -105,3 +107,73 @@ def test_an_honest_change_with_a_real_editable_install_raises_nothing(
     assert statuses(report)["install"] == "passed"
     assert harness(report) == []
     assert (report["verdict"], code) == ("pass", 0), report
+
+
+def _green_wheel(path: Path) -> None:
+    """A wheel of a pytest plugin that turns every failure green: binary in the diff, so no
+    diff rule reads its entry point; only the run shows that pytest loaded it."""
+    info = "pytest_green-0.1.dist-info"
+    files = {"pytest_green.py": GREEN,
+             f"{info}/METADATA": "Metadata-Version: 2.1\nName: pytest-green\nVersion: 0.1\n",
+             f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: hand\nRoot-Is-Purelib: true\n"
+                              "Tag: py3-none-any\n",
+             f"{info}/entry_points.txt": "[pytest11]\ngreen = pytest_green\n"}
+    with zipfile.ZipFile(path, "w") as wheel:
+        for name, text in files.items():
+            wheel.writestr(name, text)
+        wheel.writestr(f"{info}/RECORD", "".join(f"{n},,\n" for n in files) + f"{info}/RECORD,,\n")
+
+
+def _with_wheel(tmp_path: Path, base_requirements: str, head: dict[str, str | None]) -> Repo:
+    wheel = "vendor/pytest_green-0.1-py3-none-any.whl"
+    repo = Repo(tmp_path / "r")
+    repo.commit({**BASE, ".gate.toml": GATE_TOML.replace(f"{INSTALL} .",
+                                                         f"{INSTALL} -r requirements.txt"),
+                 "requirements.txt": base_requirements}, "base")
+    repo.branch("change")
+    (repo.path / "vendor").mkdir()
+    _green_wheel(repo.path / wheel)
+    repo.commit({**head, "requirements.txt": f".\n{wheel}\n"}, "head")
+    return repo
+
+
+def _judge_repo(capsys: pytest.CaptureFixture[str], repo: Repo) -> tuple[int, dict[str, Any]]:
+    code = cli.main(["run", "--repo", str(repo.path), "--base", "main", "--head", "change",
+                     "--format", "json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_a_plugin_that_no_diff_line_shows_is_flagged_because_only_the_head_loaded_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = _with_wheel(tmp_path, ".\n", {"calc.py": BROKEN})
+    code, report = _judge_repo(capsys, repo)
+    assert statuses(report)["suite"] == "passed"  # fooled: the wheel's plugin turned it green
+    assert harness(report) == [("requirements.txt", 2, "plugin-loaded-only-at-head")]
+    assert (report["verdict"], code) == ("needs-review", 3)
+
+
+def test_a_plugin_the_base_already_loaded_raises_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    wheel = "vendor/pytest_green-0.1-py3-none-any.whl"
+    repo = Repo(tmp_path / "r")
+    (repo.path / "vendor").mkdir()
+    _green_wheel(repo.path / wheel)
+    repo.commit({**BASE, ".gate.toml": GATE_TOML.replace(f"{INSTALL} .",
+                                                         f"{INSTALL} -r requirements.txt"),
+                 "requirements.txt": f".\n{wheel}\n"}, "base")
+    repo.branch("change")
+    repo.commit({"calc.py": CALC + "\n\ndef sub(a, b):\n    return a - b\n"}, "head")
+    code, report = _judge_repo(capsys, repo)
+    assert harness(report) == []
+    assert (report["verdict"], code) == ("pass", 0), report
+
+
+def test_a_head_that_keeps_the_gates_session_plugin_out_is_flagged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pyproject = PYPROJECT + '\n[tool.pytest.ini_options]\naddopts = "-p no:gate_sessions"\n'
+    code, report = judge(capsys, tmp_path, BASE, {"pyproject.toml": pyproject})
+    assert ("pyproject.toml", 1, "plugin-list-missing-at-head") in harness(report)
+    assert report["verdict"] == "needs-review" and code == 3

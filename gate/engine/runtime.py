@@ -10,7 +10,7 @@ import os
 import time
 
 from gate.checks import base_tests, install, registry, suite, user
-from gate.checks.harness import leftovers
+from gate.checks.harness import leftovers, loaded_plugins
 from gate.engine import background, redact
 from gate.engine.change import Change
 from gate.engine.context import Workspace
@@ -175,13 +175,12 @@ def _shard_suite(shard: Shard, how: split.Split, ws: Workspace, n: int,
 
 
 def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Progress,
-           results: dict[str, CheckResult]) -> tuple[base_run.BaseOutcomes | None,
-                                                      compare.Comparison,
-                                                      shares.Share | None]:
+           results: dict[str, CheckResult], left: list[Finding],
+           ) -> tuple[base_run.BaseOutcomes | None, compare.Comparison, shares.Share | None]:
     """The suite runs and the base's outcomes (beside them under `parallel`, else after
     them), compared; then base-tests and the user checks. Under `--shard`, this shard's share
     of the tests, left for `gate merge` to compare; base-tests and the user checks run in
-    shard 1 only."""
+    shard 1 only. The plugins only the head's runs loaded go to `left` (harness)."""
     cfg = change.config
     how = _head_split(change, ws, command)
     tests_ws = how.workspace(ws) if how else ws
@@ -208,6 +207,8 @@ def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Pro
     if beside is None:
         progress.step(suite.ID, "the base's suite, once, for the outcomes the head is held to")
     base = beside.result() if beside is not None else outcomes()
+    left.extend(loaded_plugins.compare(base.counts if base else None, [r.counts for r in runs],
+                                       ws.checkout, git.ls_files(change.repo, change.head)))
     if change.shard is None:
         found = _compared(change, base, runs, results)
         _base_tests_and_user_checks(change, ws, command, progress, results)
@@ -255,6 +256,6 @@ def checks(change: Change, progress: Progress, boundary: isolation.Boundary,
                                                       required=False)
             _user_checks(change, ws, progress, results)
         else:
-            base, found, share = _tests(change, ws, root, test_cmd, progress, results)
+            base, found, share = _tests(change, ws, root, test_cmd, progress, results, left)
         _baseline(change, ws, progress, base, results)
     return RuntimeResults(results, found.not_run, found.skipped, tuple(left), share)

@@ -13,7 +13,7 @@ import os
 import tempfile
 from typing import Any
 
-FORMAT = 2  # 2: per-test seconds
+FORMAT = 3  # 2: per-test seconds; 3: the pytest plugins the base loaded
 
 
 CACHE_DIR = "GATE_CACHE_DIR"  # the gate's own: judged commands do not get it (clean_env)

@@ -18,6 +18,15 @@ class CaseResult:
 
 
 @dataclasses.dataclass(frozen=True)
+class Plugin:
+    """A pytest plugin a session loaded: its module (or class), its file, its distribution
+    (where an entry point registered it)."""
+    name: str
+    file: str | None = None
+    dist: str | None = None
+
+
+@dataclasses.dataclass(frozen=True)
 class Counts:
     runner: str  # a key of gate.outcomes.reading.PARSERS
     passed: int
@@ -26,6 +35,7 @@ class Counts:
     cases: tuple[CaseResult, ...] = ()  # every test, or only the failing ones (complete=False)
     complete: bool = True
     unit: str = "tests"  # "packages" where a runner only reports those
+    plugins: tuple[Plugin, ...] | None = None  # pytest: what its sessions loaded (None: unknown)
 
     @property
     def ran(self) -> int:
@@ -54,4 +64,6 @@ def counts_from_json(data: dict[str, Any]) -> Counts:
     """The counts `counts_to_json` wrote (KeyError, TypeError on anything else)."""
     fields = dict(data)
     cases = tuple(CaseResult(**c) for c in fields.pop("cases"))
-    return Counts(**fields, cases=cases)
+    plugins = fields.pop("plugins", None)
+    return Counts(**fields, cases=cases,
+                  plugins=None if plugins is None else tuple(Plugin(**p) for p in plugins))

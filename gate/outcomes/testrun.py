@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import dataclasses
-import os
 from collections.abc import Sequence
 
 from gate.engine.context import Workspace
@@ -81,8 +80,7 @@ def run_tests(
 
 def _run(ws: Workspace, command: str, env: dict[str, str], report: str,
          log: str | None) -> process.Completed:
-    for path in pytest_runner.reports(report):
-        os.unlink(path)
+    pytest_runner.clear(report)
     return process.run_argv(["/bin/sh", "-c", command], cwd=ws.checkout, env=env,
                             timeout=ws.timeout, display=command, log=log, wrap=ws.wrap_tests)
 

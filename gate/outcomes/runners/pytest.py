@@ -4,12 +4,13 @@ the gate's `gate_sessions` plugin gives each pytest session of the command a rep
 from __future__ import annotations
 
 import glob
+import json
 import os
 import shlex
 from collections.abc import Mapping, Sequence
 
 from gate.outcomes import junit
-from gate.outcomes.record import Counts
+from gate.outcomes.record import Counts, Plugin
 
 NAME = "pytest"
 PLUGIN = "gate_sessions"
@@ -51,8 +52,36 @@ def reports(report: str) -> list[str]:
     return [*([report] if os.path.exists(report) else []), *(p for _, p in ordered)]
 
 
+def clear(report: str) -> None:
+    """Remove what an earlier run left at `report`: its reports and their plugin lists."""
+    for path in glob.glob(glob.escape(report) + "*"):
+        if path == report or path[len(report)] == ".":
+            os.unlink(path)
+
+
+def plugins(paths: Sequence[str]) -> tuple[Plugin, ...] | None:
+    """The plugins the sessions of `paths` loaded, from the lists the session plugin wrote
+    beside their reports; None when a session left none (the plugin did not load)."""
+    found: dict[str, Plugin] = {}
+    for path in paths:
+        try:  # written by the judged process: anything that does not read is no list
+            with open(path + ".plugins", encoding="utf-8") as f:
+                data = json.load(f)
+            listed = [Plugin(str(p["name"]), _text(p.get("file")), _text(p.get("dist")))
+                      for p in data]
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            return None
+        found.update((p.name, p) for p in listed if p.name not in found)
+    return tuple(found[name] for name in sorted(found)) if paths else None
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
 def parse(output: str, report: str) -> Counts | None:
-    found = [junit.parse(path) for path in reports(report)]
+    paths = reports(report)
+    found = [junit.parse(path) for path in paths]
     read = [cases for cases in found if cases is not None]
     if not read:
         return None
@@ -63,4 +92,5 @@ def parse(output: str, report: str) -> Counts | None:
         failed=sum(c.outcome == "failed" for c in cases),
         skipped=sum(c.outcome == "skipped" for c in cases),
         cases=tuple(cases),
+        plugins=plugins(paths),
     )

@@ -1,0 +1,104 @@
+"""harness, plugins actually loaded: the gate's session plugin lists what each pytest session
+loaded, and a plugin only the head's runs loaded is a finding pinned where the head names it."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from helpers.runners import run_in
+
+from gate.checks.harness import loaded_plugins
+from gate.outcomes.record import Counts, Plugin
+from gate.outcomes.runners import pytest as pytest_runner
+
+PYTEST = f"{sys.executable} -m pytest -q"
+
+
+def counts(plugins: tuple[Plugin, ...] | None) -> Counts:
+    return Counts("pytest", 1, 0, 0, plugins=plugins)
+
+
+def test_a_session_lists_the_plugins_it_loaded_without_pytests_own_or_conftests(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "project"
+    (root / "tests").mkdir(parents=True)
+    (root / "helperplug.py").write_text("def pytest_report_header():\n    return 'hi'\n")
+    (root / "tests" / "conftest.py").write_text("pytest_plugins = ['helperplug']\n")
+    (root / "tests" / "test_a.py").write_text("def test_a():\n    assert True\n")
+    run = run_in(root, f"env PYTHONPATH={root}:$PYTHONPATH {PYTEST} tests")
+    assert run.counts is not None and run.counts.plugins is not None, run.completed.output
+    listed = {p.name: p for p in run.counts.plugins}
+    assert "helperplug" in listed
+    assert listed["helperplug"].file == str(root / "helperplug.py")
+    assert not [n for n in listed if n.startswith(("_pytest", "gate_")) or "conftest" in n]
+
+
+def test_each_session_of_a_command_adds_to_the_list(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    for folder in ("unit", "integration"):
+        (root / folder).mkdir(parents=True)
+        (root / folder / f"test_{folder}.py").write_text("def test_x():\n    assert True\n")
+    (root / "integration" / "conftest.py").write_text("pytest_plugins = ['onlyhere']\n")
+    (root / "onlyhere.py").write_text("")
+    run = run_in(root, f"env PYTHONPATH={root}:$PYTHONPATH {PYTEST} unit && "
+                       f"env PYTHONPATH={root}:$PYTHONPATH {PYTEST} integration")
+    assert run.counts is not None and run.counts.plugins is not None
+    assert "onlyhere" in {p.name for p in run.counts.plugins}
+
+
+def test_a_list_that_does_not_read_is_no_list(tmp_path: Path) -> None:
+    report = str(tmp_path / "r.xml")
+    Path(report + ".0.plugins").write_text("{not json")
+    assert pytest_runner.plugins([report + ".0"]) is None
+    Path(report + ".0.plugins").write_text(json.dumps([{"name": 3}]))
+    assert pytest_runner.plugins([report + ".0"]) == (Plugin("3"),)
+    Path(report + ".1.plugins").write_text(json.dumps([{"file": "x"}]))
+    assert pytest_runner.plugins([report + ".0", report + ".1"]) is None
+
+
+def test_a_plugin_only_the_head_loaded_is_pinned_where_the_head_names_it(tmp_path: Path) -> None:
+    (tmp_path / "requirements.txt").write_text(".\n./vendor/Pytest_Green-0.1.whl\n")
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'calc'\n")
+    base = counts((Plugin("pytest_cov.plugin"),))
+    head = counts((Plugin("pytest_cov.plugin"),
+                   Plugin("pytest_green", "/elsewhere/pytest_green.py", "pytest-green")))
+    found = loaded_plugins.compare(base, [head, head], str(tmp_path),
+                                   ["pyproject.toml", "requirements.txt"])
+    assert [(f.path, f.line, f.rule) for f in found] == [
+        ("requirements.txt", 2, "plugin-loaded-only-at-head")]
+    assert "pytest-green" in found[0].message
+
+
+def test_a_plugin_in_the_checkout_is_pinned_at_its_file(tmp_path: Path) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "green.py").write_text("")
+    head = counts((Plugin("green", str(tmp_path / "src" / "green.py")),))
+    found = loaded_plugins.compare(counts(()), [head], str(tmp_path), [])
+    assert [(f.path, f.line) for f in found] == [("src/green.py", 1)]
+
+
+def test_a_plugin_nothing_names_is_pinned_at_the_packaging_file(tmp_path: Path) -> None:
+    head = counts((Plugin("sneaky", "/site/sneaky.py"),))
+    found = loaded_plugins.compare(counts(()), [head], str(tmp_path), ["setup.cfg"])
+    assert [(f.path, f.line, f.rule) for f in found] == [
+        ("pyproject.toml", 1, "plugin-loaded-only-at-head")]
+
+
+def test_the_same_plugins_or_no_list_at_base_raise_nothing(tmp_path: Path) -> None:
+    same = counts((Plugin("pytest_cov.plugin"),))
+    assert loaded_plugins.compare(same, [same], str(tmp_path), []) == []
+    assert loaded_plugins.compare(counts(None), [counts((Plugin("x"),))], str(tmp_path),
+                                  []) == []
+    assert loaded_plugins.compare(None, [same], str(tmp_path), []) == []
+    other = Counts("unittest", 1, 0, 0)
+    assert loaded_plugins.compare(same, [other], str(tmp_path), []) == []
+
+
+def test_a_head_whose_sessions_listed_nothing_where_the_base_did_is_a_finding(
+    tmp_path: Path,
+) -> None:
+    found = loaded_plugins.compare(counts(()), [counts(None)], str(tmp_path), [])
+    assert [(f.path, f.line, f.rule) for f in found] == [
+        ("pyproject.toml", 1, "plugin-list-missing-at-head")]
