@@ -29,6 +29,11 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--base", required=True, help="the base ref (branch, tag, SHA)")
     parser.add_argument("--head", default="HEAD", help="the head ref (default: HEAD)")
     parser.add_argument("--repo", default=".", help="the repository (default: current dir)")
+    _add_output(parser)
+
+
+def _add_output(parser: argparse.ArgumentParser) -> None:
+    """How the report is printed and judged: `run`, `scan` and `merge` alike."""
     parser.add_argument("--format", choices=FORMATS, default="text",
                         help="how to print the report (default: text)")
     parser.add_argument("--report", metavar="FILE", help="also write the JSON report to FILE")
@@ -72,13 +77,7 @@ def _parser() -> argparse.ArgumentParser:
                        help="the JSON report of every shard")
     merge.add_argument("--repo", default=".",
                        help="the repository, with the base and head commits (default: .)")
-    merge.add_argument("--format", choices=FORMATS, default="text",
-                       help="how to print the report (default: text)")
-    merge.add_argument("--report", metavar="FILE", help="also write the JSON report to FILE")
-    merge.add_argument("--strict", action="store_true", default=None,
-                       help="treat needs-review as fail")
-    merge.add_argument("--config", metavar="FILE",
-                       help="a TOML file with the keys of .gate.toml, read from the base ref")
+    _add_output(merge)
     merge.add_argument("--durations-out", metavar="FILE",
                        help="write each test file's seconds here, for the next run's "
                        "`--durations`")

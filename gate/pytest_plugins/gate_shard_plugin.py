@@ -11,7 +11,10 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _EMPTIED: dict[int, bool] = {}  # id(config) -> every item fell to other shards (any pytest)
@@ -26,22 +29,14 @@ def _balance() -> Any:
     return module
 
 
-def _read(path: str) -> dict[str, int]:
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-        return {str(k): int(v) for k, v in data.items()}
-    except (OSError, ValueError, TypeError, AttributeError):
-        return {}
-
-
-def _seconds(path: str | None) -> dict[str, float]:
+def _mapping(path: str | None, kind: Callable[[Any], T]) -> dict[str, T]:
+    """A JSON object of names to numbers; anything that does not read is empty."""
     if not path:
         return {}
     try:
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
-        return {str(k): float(v) for k, v in data.items()}
+        return {str(k): kind(v) for k, v in data.items()}
     except (OSError, ValueError, TypeError, AttributeError):
         return {}
 
@@ -56,7 +51,7 @@ def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
         unit = item.nodeid.split("::", 1)[0]
         counts[unit] = counts.get(unit, 0) + 1
     balance = _balance()
-    weights = balance.weigh(counts, _seconds(os.environ.get("GATE_SHARD_DURATIONS")))
+    weights = balance.weigh(counts, _mapping(os.environ.get("GATE_SHARD_DURATIONS"), float))
     shares = balance.assign(weights, total)
     keep = [i for i in items if shares[i.nodeid.split("::", 1)[0]] == index - 1]
     dropped = [i for i in items if shares[i.nodeid.split("::", 1)[0]] != index - 1]
@@ -66,7 +61,7 @@ def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
     _EMPTIED[id(config)] = bool(dropped) and not keep
     out = os.environ.get("GATE_SHARD_SPLIT")
     if out:  # a command may run pytest more than once: each session adds its files
-        whole = {**_read(out), **{unit: share + 1 for unit, share in shares.items()}}
+        whole = {**_mapping(out, int), **{unit: share + 1 for unit, share in shares.items()}}
         with open(out, "w", encoding="utf-8") as f:
             json.dump(dict(sorted(whole.items())), f)
 
