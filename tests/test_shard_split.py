@@ -89,7 +89,7 @@ def _js(js_project: Path, name: str, files: dict[str, str]) -> Path:
 @pytest.fixture(scope="module")
 def js_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """jest, vitest and mocha from the npm registry, once for this module."""
-    if shutil.which("npm") is None:  # gate: allow[skip-markers] npm is not on this machine
+    if shutil.which("npm") is None:  # gate: allow skip-markers -- npm is not on this machine
         pytest.skip("npm is not installed")
     root = tmp_path_factory.mktemp("js-split")
     (root / "package.json").write_text('{"name": "split", "version": "1.0.0", "private": true}')
@@ -185,7 +185,7 @@ def test_node_test_files_are_split(tmp_path: Path) -> None:
 
 
 def test_go_packages_are_split(tmp_path: Path) -> None:
-    if shutil.which("go") is None:  # gate: allow[skip-markers] go is not on this machine
+    if shutil.which("go") is None:  # gate: allow skip-markers -- go is not on this machine
         pytest.skip("go is not installed (Debian's golang-go; .ci/run installs it)")
     root = tmp_path / "gomod"
     root.mkdir()

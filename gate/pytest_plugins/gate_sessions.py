@@ -41,6 +41,7 @@ def _identity(plugin: object) -> tuple[str, str | None] | None:
     return name, path
 
 
+# gate: allow harness -- the gate's own plugin, loaded in the gate's runs only
 def pytest_plugin_registered(plugin: object, manager: Any) -> None:
     found = _identity(plugin)
     if found is not None:
@@ -60,6 +61,7 @@ def _write(config: Any) -> None:
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest's junitxml plugin opens the report
+# gate: allow harness -- the gate's own plugin, loaded in the gate's runs only
 def pytest_configure(config: Any) -> None:
     report = os.environ.get("GATE_JUNIT")
     if not report or hasattr(config, "workerinput"):  # xdist workers write no report
@@ -81,6 +83,7 @@ def pytest_configure(config: Any) -> None:
 
 
 @pytest.hookimpl(trylast=True)
+# gate: allow harness -- the gate's own plugin, loaded in the gate's runs only
 def pytest_unconfigure(config: Any) -> None:
     _write(config)  # again: with the conftests' pytest_plugins, loaded while collecting
     _LIST.pop(id(config), None)
