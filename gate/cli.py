@@ -104,6 +104,9 @@ def _parser() -> argparse.ArgumentParser:
                        help="print the diff it would apply and write nothing")
     setup.add_argument("--force", action="store_true",
                        help="replace a gate workflow that differs from the one it writes")
+    setup.add_argument("--shards", type=int, metavar="N",
+                       help="a workflow that splits the tests across a matrix of N jobs "
+                       "(2 to 256) and merges their reports into one verdict")
     checks = sub.add_parser("checks", help="the user checks: --propose prints a config "
                             "proposed from package.json, pyproject, Cargo.toml, go.mod, Makefile")
     checks.add_argument("--repo", default=".", help="the repository (default: current dir)")
@@ -224,7 +227,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _hook(args)
     if args.command == "init":
         from gate.adopt import init
-        return init.main(args.repo, dry_run=args.dry_run, force=args.force)
+        return init.main(args.repo, dry_run=args.dry_run, force=args.force,
+                         shards=args.shards)
     if args.command == "checks":
         from gate.adopt import propose
         sys.stdout.write(propose.render(*propose.propose(workspace.resolve_repo(args.repo))))

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from helpers.gitrepo import Repo
+from ruamel.yaml import YAML
 
 from gate import cli, toml
 from gate.engine import config
@@ -162,8 +163,9 @@ def test_a_hand_edited_workflow_is_kept_without_force(
     assert (code, out) == (2, "")
     assert err == (
         "gate: error: .github/workflows/gate.yml exists and differs from the workflow gate "
-        "init writes (edited by hand?): it was left as it is. Pass --force to replace it, or "
-        "see `gate init --dry-run --force` for the difference\n")
+        "init writes (edited by hand, or written with other --shards?): it was left as it is. "
+        "Pass --force to replace it, or see `gate init --dry-run --force` for the "
+        "difference\n")
     assert not (repo.path / ".pre-commit-config.yaml").exists()
     assert (repo.path / ".github/workflows/gate.yml").read_text() == mine
     code, out, _ = _init(repo, capsys, "--force")
@@ -247,3 +249,85 @@ def test_the_readme_shows_the_step_gate_init_writes(
     written = (repo.path / ".github/workflows/gate.yml").read_text()
     assert step.replace("<the commit of v0.1.0>", "0" * 40) in written
     assert step.count("\n") == 2
+
+
+def _zizmor(path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(BIN / "zizmor"), "--offline", "--min-severity", "medium", "--format", "plain",
+         str(path)], capture_output=True, text=True,
+        env={k: v for k, v in os.environ.items()
+             if not k.endswith("GITHUB_TOKEN") and k != "GH_TOKEN"})
+
+
+def test_shards_writes_a_matrix_of_shard_jobs_and_a_merge_job(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = _repo(tmp_path, {})
+    code, out, _ = _init(repo, capsys, "--shards", "3")
+    assert code == 0
+    assert "gate init: wrote .github/workflows/gate.yml\n" in out
+    path = repo.path / ".github/workflows/gate.yml"
+    schema = _run("check-jsonschema", "--builtin-schema", "vendor.github-workflows", str(path),
+                  cwd=repo.path)
+    assert schema.returncode == 0, schema.stdout + schema.stderr
+    proc = _zizmor(path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    workflow = YAML(typ="safe").load(path.read_text())
+    assert list(workflow["jobs"]) == ["shard", "merge"]
+    shard, merge = workflow["jobs"]["shard"], workflow["jobs"]["merge"]
+    assert shard["strategy"] == {"fail-fast": False, "matrix": {"shard": [1, 2, 3]}}
+    assert shard["permissions"] == {"contents": "read"}  # a shard posts nothing
+    action = f"OWNER/gate@{'0' * 40}"
+    assert [s.get("uses") for s in shard["steps"]] == [
+        "actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683", action]
+    assert shard["steps"][0]["with"]["fetch-depth"] == 0
+    assert shard["steps"][1]["with"] == {"shard": "${{ matrix.shard }}/3"}
+    assert merge["needs"] == "shard"
+    assert merge["if"] == "${{ !cancelled() }}"  # a failed shard still gets merged, and named
+    assert merge["permissions"] == {"contents": "read", "checks": "write",
+                                    "pull-requests": "write", "issues": "write"}
+    assert merge["steps"][0]["with"]["fetch-depth"] == 0
+    assert merge["steps"][1] == {"id": "gate", "uses": action, "with": {"mode": "merge"}}
+    # What the jobs give the Action are its inputs.
+    inputs = YAML(typ="safe").load((Path(__file__).resolve().parent.parent / "action.yml")
+                                   .read_text())["inputs"]
+    assert {"shard", "mode"} <= set(inputs)
+    # Idempotent; the unsharded workflow is not written over it without --force.
+    assert _init(repo, capsys, "--shards", "3") == (0, "gate init: nothing to change\n", "")
+    code, _, err = _init(repo, capsys)
+    assert code == 2
+    assert "written with other --shards?" in err
+    code, out, _ = _init(repo, capsys, "--shards", "4", "--force")
+    assert (code, "gate init: updated .github/workflows/gate.yml\n" in out) == (0, True)
+    again = YAML(typ="safe").load(path.read_text())
+    assert again["jobs"]["shard"]["strategy"]["matrix"]["shard"] == [1, 2, 3, 4]
+    assert again["jobs"]["shard"]["steps"][1]["with"] == {"shard": "${{ matrix.shard }}/4"}
+
+
+def test_shards_up_to_the_matrix_limit(tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    repo = _repo(tmp_path, {})
+    assert _init(repo, capsys, "--shards", "256")[0] == 0
+    workflow = YAML(typ="safe").load((repo.path / ".github/workflows/gate.yml").read_text())
+    assert workflow["jobs"]["shard"]["strategy"]["matrix"]["shard"] == list(range(1, 257))
+
+
+@pytest.mark.parametrize("shards", ["1", "0", "-2", "257"])
+def test_a_bad_number_of_shards_is_an_error_and_writes_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], shards: str) -> None:
+    repo = _repo(tmp_path, {"pyproject.toml": PYPROJECT})
+    before = _files(repo)
+    code, out, err = _init(repo, capsys, "--shards", shards)
+    assert (code, out) == (2, "")
+    assert err == (f"gate: error: --shards {shards}: give the number of jobs to split the "
+                   "tests across, from 2 to 256 (GitHub's limit per matrix); without "
+                   "--shards, one job runs them all\n")
+    assert _files(repo) == before
+
+
+def test_shards_must_be_a_number(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = _repo(tmp_path, {})
+    with pytest.raises(SystemExit) as stopped:
+        _init(repo, capsys, "--shards", "three")
+    assert stopped.value.code == 2
+    assert "argument --shards: invalid int value: 'three'" in capsys.readouterr().err
+    assert not (repo.path / ".github").exists()

@@ -1,6 +1,8 @@
 """`gate init`: adopt the gate in one command. Proposes the `[tool.gate]` config from what the
 repository has, adds the workflow that runs the Action on pull requests, and adds both hooks
-to `.pre-commit-config.yaml`. A second run changes nothing; `--dry-run` prints the diff."""
+to `.pre-commit-config.yaml`. A second run changes nothing; `--dry-run` prints the diff.
+`--shards N` writes the workflow that splits the tests across a matrix of N jobs and merges
+their reports into one verdict."""
 from __future__ import annotations
 
 import dataclasses
@@ -60,15 +62,17 @@ def _config_edit(root: str) -> Edit | None:
                 toml_edit.append(pyproject, toml_edit.table("tool.gate", proposal)))
 
 
-def _workflow_edit(root: str, force: bool) -> Edit | None:
+def _workflow_edit(root: str, force: bool, shards: int | None) -> Edit | None:
     old = _read(root, workflow_file.PATH)
-    new = workflow_file.text()
+    new = workflow_file.text(shards)
     if old == new:
         return None
     if old is not None and not force:
-        raise GateError(f"{workflow_file.PATH} exists and differs from the workflow gate init "
-                        "writes (edited by hand?): it was left as it is. Pass --force to "
-                        "replace it, or see `gate init --dry-run --force` for the difference")
+        given = f" --shards {shards}" if shards is not None else ""
+        raise GateError(f"{workflow_file.PATH} exists and differs from the workflow gate "
+                        f"init{given} writes (edited by hand, or written with other "
+                        "--shards?): it was left as it is. Pass --force to replace it, or see "
+                        f"`gate init{given} --dry-run --force` for the difference")
     return Edit(workflow_file.PATH, old, new)
 
 
@@ -78,8 +82,8 @@ def _hooks_edit(root: str) -> Edit | None:
     return None if new == old else Edit(hook_config.PATH, old, new)
 
 
-def edits(root: str, force: bool = False) -> list[Edit]:
-    found = [_config_edit(root), _workflow_edit(root, force), _hooks_edit(root)]
+def edits(root: str, force: bool = False, shards: int | None = None) -> list[Edit]:
+    found = [_config_edit(root), _workflow_edit(root, force, shards), _hooks_edit(root)]
     return [e for e in found if e is not None]
 
 
@@ -97,9 +101,12 @@ def write(root: str, edit: Edit) -> None:
         f.write(edit.new)
 
 
-def main(repo: str, *, dry_run: bool = False, force: bool = False) -> int:
+def main(repo: str, *, dry_run: bool = False, force: bool = False,
+         shards: int | None = None) -> int:
+    if shards is not None:
+        workflow_file.check_shards(shards)  # before anything is read or written
     root = workspace.resolve_repo(repo)
-    found = edits(root, force)
+    found = edits(root, force, shards)
     if dry_run:
         sys.stdout.write("".join(unified_diff(e) for e in found))
         return 0
