@@ -331,3 +331,15 @@ def test_shards_must_be_a_number(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert stopped.value.code == 2
     assert "argument --shards: invalid int value: 'three'" in capsys.readouterr().err
     assert not (repo.path / ".github").exists()
+
+
+def test_the_action_page_shows_the_workflow_gate_init_shards_writes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = _repo(tmp_path, {})
+    _init(repo, capsys, "--shards", "4")
+    page = (Path(__file__).resolve().parent.parent / "docs" / "action.md").read_text()
+    section = page.split("\n## Sharding across a matrix\n", 1)[1]
+    block = section.split("\n\n    ", 1)[1].split("\n\n- ", 1)[0]
+    shown = "".join(row[4:] + "\n" for row in ("    " + block).splitlines())
+    assert shown.replace("<the commit of v0.1.0>", "0" * 40) == (
+        repo.path / ".github/workflows/gate.yml").read_text()
