@@ -4,8 +4,10 @@ deselected, renamed out of discovery) is a `tests-removed` finding at its base l
 that passed at base and is skipped or xfailed at head is a `skip-markers` finding at its head
 location. Tests keep their identity by name (a parametrised case by its full id).
 
-Only runners that report every test (pytest, cargo test, go test -v, node:test) can name what
-no longer runs; for the others the suite's summary says how many ran at base."""
+Only runners that report every test (pytest, cargo test, go test -v, node:test, and Jest,
+Vitest, Mocha and unittest through the gate's preloads, when their report agrees with the
+summary) can name what no longer runs; for the others the suite's summary says how many ran at
+base. Jest, Vitest and Mocha name a test without its file: there a test is its file and name."""
 from __future__ import annotations
 
 import dataclasses
@@ -14,6 +16,7 @@ from gate.engine.context import DiffContext
 from gate.lang import testdefs
 from gate.models import CheckResult, Finding
 from gate.outcomes.record import CaseResult, Counts
+from gate.outcomes.runners.reports import BY_FILE
 from gate.vcs import git
 
 NOT_RUN = "not-run-at-head"
@@ -31,12 +34,14 @@ def _place(case: CaseResult) -> tuple[str, int, str]:
     return case.file or "", case.line or 0, case.name
 
 
-def _by_name(counts: Counts) -> dict[str, CaseResult]:
-    """One case per name; a passing one wins (a name the runner printed twice)."""
-    out: dict[str, CaseResult] = {}
+def _by_name(counts: Counts) -> dict[tuple[str | None, str], CaseResult]:
+    """One case per identity (the name, and the file where the name does not say it); a
+    passing one wins (a name the runner printed twice)."""
+    out: dict[tuple[str | None, str], CaseResult] = {}
     for case in counts.cases:
-        if case.name not in out or case.outcome == "passed":
-            out[case.name] = case
+        key = (case.file if counts.runner in BY_FILE else None, case.name)
+        if key not in out or case.outcome == "passed":
+            out[key] = case
     return out
 
 
@@ -94,11 +99,10 @@ def compare(ctx: DiffContext, base: Counts, head: Counts | None) -> Comparison:
         note = f" (base {base.ran}: {dropped} no longer run)" if dropped > 0 else ""
         return Comparison(note=note)
     at_base, at_head = _by_name(base), _by_name(head)
-    passed = [c for c in at_base.values() if c.outcome == "passed"]
-    gone = sorted((c for c in passed if c.name not in at_head), key=_place)
-    skipped = sorted((at_head[c.name] for c in passed
-                      if c.name in at_head and at_head[c.name].outcome == "skipped"),
-                     key=_place)
+    passed = [k for k, c in at_base.items() if c.outcome == "passed"]
+    gone = sorted((at_base[k] for k in passed if k not in at_head), key=_place)
+    skipped = sorted((at_head[k] for k in passed
+                      if k in at_head and at_head[k].outcome == "skipped"), key=_place)
     note = f" (base {base.ran}: {len(gone)} no longer run)" if gone else ""
     return Comparison(tuple(_not_run(ctx, gone)), tuple(_skipped(ctx, skipped)), note)
 

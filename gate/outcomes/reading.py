@@ -3,7 +3,9 @@
 A parser reads the run's combined output (and, for pytest, the report file it asked for) and
 returns the runner's counts, or None when the output is not that runner's. Runners that can
 write a machine report without editing the user's command are asked to through the
-environment (`report_env`); the others are read from their closing summary.
+environment (`report_env`); Jest, Vitest, Mocha and unittest are read from their closing
+summary, and each test is named from the report the gate's preloads write in the run, where
+it agrees with that summary (`runners.reports`).
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from gate.outcomes.runners import (
     nextest,
     node_test,
     pytest,
+    reports,
     unittest,
     vitest,
 )
@@ -44,14 +47,16 @@ def report_env(environ: Mapping[str, str], report: str,
                extra_addopts: Sequence[str] = ()) -> dict[str, str]:
     """`environ` with the variables that ask runners for per-test reports."""
     env = extended(environ, pytest.env(report, extra_addopts))
+    env = extended(env, reports.env(report))
     env.update(go_test.env(env))
     return env
 
 
 def read(output: str, report: str) -> Counts | None:
-    """The counts of the first runner whose report or summary is found."""
+    """The counts of the first runner whose report or summary is found, each test named where
+    the runner's preload report agrees with its summary."""
     for parse in PARSERS.values():
         counts = parse(output, report)
         if counts is not None:
-            return counts
+            return reports.named(counts, report)
     return None

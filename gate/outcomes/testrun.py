@@ -11,6 +11,7 @@ from gate.outcomes.location import locate
 from gate.outcomes.pytest_command import is_pytest
 from gate.outcomes.record import CaseResult, Counts
 from gate.outcomes.runners import pytest as pytest_runner
+from gate.outcomes.runners import reports
 
 # pytest's exit codes other than 0 and 1, named in a run's summary.
 _PYTEST_EXITS = {2: "interrupted", 3: "internal error", 4: "usage error",
@@ -80,15 +81,26 @@ def run_tests(
 
 def _run(ws: Workspace, command: str, env: dict[str, str], report: str,
          log: str | None) -> process.Completed:
+    for path in reports.paths(report):
+        if os.path.lexists(path):
+            os.unlink(path)
     pytest_runner.clear(report)
     return process.run_argv(["/bin/sh", "-c", command], cwd=ws.checkout, env=env,
                             timeout=ws.timeout, display=command, log=log, wrap=ws.wrap_tests)
 
 
 def _relative(counts: Counts, checkout: str) -> Counts:
-    """Test names without the checkout's path (node:test names a file's tests by its
-    absolute path in some versions): the same test has the same name in every checkout."""
+    """Test names and files without the checkout's path (node:test names a file's tests by
+    its absolute path in some versions, the preloads' reports give absolute files): the same
+    test has the same name and file in every checkout."""
     prefix = checkout.rstrip("/") + "/"
-    cases = tuple(dataclasses.replace(c, name=c.name.replace(prefix, "")) if prefix in c.name
-                  else c for c in counts.cases)
-    return dataclasses.replace(counts, cases=cases)
+    roots = dict.fromkeys([prefix, os.path.realpath(checkout).rstrip("/") + "/"])
+    cases = []
+    for c in counts.cases:
+        if prefix in c.name:
+            c = dataclasses.replace(c, name=c.name.replace(prefix, ""))
+        root = next((r for r in roots if c.file and c.file.startswith(r)), None)
+        if c.file and root is not None:
+            c = dataclasses.replace(c, file=c.file[len(root):])
+        cases.append(c)
+    return dataclasses.replace(counts, cases=tuple(cases))

@@ -1,0 +1,162 @@
+// The gate's preload for Node (NODE_OPTIONS=--require=<this file>): where GATE_JS_REPORT names
+// a file, every test that Jest, Vitest or Mocha runs in this process is appended to it as a
+// JSON line {runner, file, name, outcome, seconds, message}. The test command is not edited.
+// Anything that goes wrong here is swallowed: the preload must never change how tests run.
+// What it writes is checked by the gate against the runner's printed summary.
+'use strict';
+
+(function gateReport() {
+  const target = process.env.GATE_JS_REPORT;
+  if (!target) return;
+  const fs = require('fs');
+  const Module = require('module');
+  const MARK = Symbol.for('gate.report.patched');
+
+  function write(records) {
+    if (!records.length) return;
+    try {
+      const text = records.map((r) => JSON.stringify(r)).join('\n') + '\n';
+      const fd = fs.openSync(target, 'a');
+      try { fs.writeSync(fd, text); } finally { fs.closeSync(fd); }
+    } catch (e) { /* the gate falls back to the summary */ }
+  }
+
+  function text(value) {
+    return typeof value === 'string' ? value.split('\n').slice(0, 4).join('\n').slice(0, 400) : '';
+  }
+
+  // Jest: the SummaryReporter's onRunComplete has every file's results (from every worker).
+  const JEST_OUTCOMES = { passed: 'passed', failed: 'failed', pending: 'skipped',
+                          skipped: 'skipped', todo: 'skipped', disabled: 'skipped' };
+  function patchJest(reporters) {
+    const proto = reporters.SummaryReporter && reporters.SummaryReporter.prototype;
+    if (!proto || typeof proto.onRunComplete !== 'function' || proto[MARK]) return;
+    proto[MARK] = true;
+    const original = proto.onRunComplete;
+    proto.onRunComplete = function onRunComplete(...args) {
+      try {
+        const results = args.find((a) => a && Array.isArray(a.testResults) &&
+                                          typeof a.numTotalTests === 'number');
+        const records = [];
+        for (const file of (results ? results.testResults : [])) {
+          for (const t of file.testResults || []) {
+            records.push({ runner: 'jest', file: file.testFilePath,
+                           name: [...(t.ancestorTitles || []), t.title].join(' > '),
+                           outcome: JEST_OUTCOMES[t.status] || t.status,
+                           seconds: typeof t.duration === 'number' ? t.duration / 1000 : null,
+                           message: text((t.failureMessages || [])[0]) });
+          }
+        }
+        write(records);
+      } catch (e) { /* summary only */ }
+      return original.apply(this, args);
+    };
+  }
+
+  // Mocha: the Runner's 'pass', 'fail' and 'pending' events, as its stats count them (in the
+  // main process; a --parallel worker's events reach the main process's runner too).
+  const MOCHA_OUTCOMES = { pass: 'passed', fail: 'failed', pending: 'skipped' };
+  function patchMocha(Runner) {
+    const proto = Runner.prototype;
+    if (proto[MARK]) return;
+    proto[MARK] = true;
+    const original = proto.emit;
+    proto.emit = function emit(event, ...args) {
+      try {
+        const outcome = MOCHA_OUTCOMES[event];
+        const worker = /mocha[\\/]lib[\\/]nodejs[\\/]worker\.js$/.test(process.argv[1] || '');
+        if (outcome && !worker && args[0]) {
+          const test = args[0];
+          const path = typeof test.titlePath === 'function' ? test.titlePath() : [test.title];
+          const err = args[1];
+          write([{ runner: 'mocha', file: test.file || null, name: path.join(' > '), outcome,
+                   seconds: typeof test.duration === 'number' ? test.duration / 1000 : null,
+                   message: outcome === 'failed' && err ? text(String(err.message || err)) : '' }]);
+        }
+      } catch (e) { /* summary only */ }
+      return original.call(this, event, ...args);
+    };
+  }
+
+  const originalLoad = Module._load;
+  Module._load = function load(request, parent, isMain) {
+    const exported = originalLoad.apply(this, arguments);
+    try {
+      if (request === '@jest/reporters' && exported) {
+        patchJest(exported);
+      } else if (typeof exported === 'function' && exported.constants &&
+                 exported.constants.EVENT_TEST_PASS === 'pass' &&
+                 exported.constants.EVENT_RUN_END === 'end' && exported.prototype &&
+                 typeof exported.prototype.runTests === 'function') {
+        patchMocha(exported);
+      }
+    } catch (e) { /* summary only */ }
+    return exported;
+  };
+
+  // Vitest (ESM, tests in worker processes): each worker's state is put on globalThis as
+  // __vitest_worker__; its rpc carries the collected tests and their results to the main
+  // process, and is read on the way.
+  if (process.env.VITEST) {
+    const tasks = new Map(); // test id -> {file, name}
+    const collect = (files) => {
+      const walk = (task, file, path) => {
+        for (const child of task.tasks || []) {
+          const here = [...path, child.name];
+          if (child.type === 'suite') walk(child, file, here);
+          else tasks.set(child.id, { file, name: here.join(' > '), mode: child.mode });
+        }
+      };
+      for (const f of files || []) walk(f, f.filepath, []);
+    };
+    const VITEST_OUTCOMES = { pass: 'passed', fail: 'failed', skip: 'skipped', todo: 'skipped' };
+    const update = (packs, events) => {
+      const finished = new Set((events || []).filter((e) => e[1] === 'test-finished')
+        .map((e) => e[0]));
+      const records = [];
+      for (const pack of packs || []) {
+        const task = tasks.get(pack[0]);
+        const result = pack[1];
+        // a test skipped by its mode (it.skip, it.todo) finishes with no result
+        const outcome = result ? VITEST_OUTCOMES[result.state]
+          : (task && finished.has(pack[0]) ? VITEST_OUTCOMES[task.mode] : undefined);
+        if (task && outcome) {
+          const error = ((result && result.errors) || [])[0];
+          records.push({ runner: 'vitest', id: pack[0], file: task.file, name: task.name,
+                         outcome,
+                         seconds: result && typeof result.duration === 'number' ? result.duration / 1000 : null,
+                         message: outcome === 'failed' && error ? text(String(error.message || '')) : '' });
+        }
+      }
+      write(records);
+    };
+    const wrap = (state) => {
+      if (!state || !state.rpc || state[MARK]) return;
+      const rpc = state.rpc;
+      state[MARK] = true;
+      state.rpc = new Proxy(rpc, {
+        get(target, key) {
+          const value = target[key];
+          if (key === 'onCollected' && typeof value === 'function') {
+            return (files, ...rest) => { try { collect(files); } catch (e) { /* */ }
+                                         return value.call(target, files, ...rest); };
+          }
+          if (key === 'onTaskUpdate' && typeof value === 'function') {
+            return (packs, events, ...rest) => {
+              try { update(packs, events); } catch (e) { /* */ }
+              return value.call(target, packs, events, ...rest);
+            };
+          }
+          return value;
+        },
+      });
+    };
+    const defineProperty = Object.defineProperty;
+    Object.defineProperty = function gateDefineProperty(object, key, descriptor) {
+      if (key === '__vitest_worker__' && descriptor && 'value' in descriptor) {
+        try { wrap(descriptor.value); } catch (e) { /* summary only */ }
+      }
+      return defineProperty(object, key, descriptor);
+    };
+  }
+})();
