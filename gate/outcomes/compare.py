@@ -58,17 +58,21 @@ def _why_not_run(ctx: DiffContext, case: CaseResult, renamed: dict[str, str]) ->
 
 def _pinned(ctx: DiffContext, ref: str, case: CaseResult) -> CaseResult:
     """A case the runner gave no file (node:test's passing tests) pinned to its definition
-    in a changed test file at `ref`, where one has its name."""
-    if case.file is not None:
+    in a changed test file at `ref`, where one has its name; one with a file and no line
+    (Jest, Vitest, Mocha) to its definition in that file (its title, under its describes)."""
+    if case.line is not None:
         return case
-    paths = [f.path for f in ctx.files if ctx.is_test_file(f.path)]
+    paths = ([case.file] if case.file is not None else
+             [f.path for f in ctx.files if ctx.is_test_file(f.path)])
     for path, text in ctx.read(ref, paths).items():
         if text is None:
             continue
-        source = text.decode("utf-8", "replace")
-        for definition in testdefs.extract(path, source).defs:
-            if definition.name == case.name:
-                return dataclasses.replace(case, file=path, line=definition.line)
+        defs = testdefs.extract(path, text.decode("utf-8", "replace")).defs
+        found = next((d for d in defs if d.name == case.name), None) or next(
+            (d for d in defs if case.file is not None and case.name.endswith(" > " + d.name)),
+            None)
+        if found is not None:
+            return dataclasses.replace(case, file=path, line=found.line)
     return case
 
 

@@ -1,6 +1,7 @@
 """Every test by name for the runners whose printed output names only failures (Jest, Vitest,
 Mocha, unittest): the gate's preloads, put in through the environment, append each test's
-outcome to a file of the run's as a JSON line {runner, file, name, outcome, seconds, message}.
+outcome to a file of the run's as a JSON line {runner, file, name, outcome, seconds, message}
+(unittest's with the test's definition line).
 
 - Node: `gate/preload/node/gate-report.cjs` through NODE_OPTIONS=--require=<path> (added to
   what is there), told where to write by GATE_JS_REPORT: Jest's summary reporter, Mocha's
@@ -64,16 +65,17 @@ def _case(data: Any) -> tuple[str, CaseResult, str | None]:
         raise ValueError("not an object")
     runner, name, outcome = data.get("runner"), data.get("name"), data.get("outcome")
     file, message, seconds = data.get("file"), data.get("message", ""), data.get("seconds")
-    task = data.get("id")
+    task, line = data.get("id"), data.get("line")
     if not (isinstance(runner, str) and isinstance(name, str) and name
             and outcome in _OUTCOMES and (file is None or isinstance(file, str))
-            and isinstance(message, str) and (task is None or isinstance(task, str))):
+            and isinstance(message, str) and (task is None or isinstance(task, str))
+            and (line is None or (type(line) is int and line > 0))):
         raise ValueError("a field is missing or of the wrong type")
     if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
                                 or not math.isfinite(seconds) or seconds < 0):
         raise ValueError("seconds")
     result: Outcome = outcome
-    return runner, CaseResult(name, file or None, None, result, message,
+    return runner, CaseResult(name, file or None, line, result, message,
                               None if seconds is None else float(seconds)), task
 
 

@@ -31,7 +31,8 @@ def parse(output: str, report: str) -> Counts | None:
     verdict = _VERDICT.search(output, ran[-1].end())
     if verdict is None:
         return None
-    extras = dict(re.findall(r"(\w+)=(\d+)", verdict.group(2) or ""))
+    # "failures=1, errors=1, skipped=2, expected failures=1, unexpected successes=1"
+    extras = dict(re.findall(r"(\w[\w ]*)=(\d+)", verdict.group(2) or ""))
     failed = int(extras.get("failures", 0)) + int(extras.get("errors", 0))
     failed += int(extras.get("unexpected successes", 0))
     skipped = int(extras.get("skipped", 0)) + int(extras.get("expected failures", 0))

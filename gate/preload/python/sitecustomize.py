@@ -1,8 +1,8 @@
 """The gate's hook for unittest, on PYTHONPATH only for the gate's test runs: where
 GATE_UNITTEST_REPORT names a file, each outcome a unittest TestResult records (success,
 failure, error, skip, expected failure, unexpected success, failing subtest) is appended to it
-as a JSON line {runner, file, name, outcome, seconds, message}. The test command is not edited;
-what is written is checked by the gate against the "Ran N tests" summary. Any other
+as a JSON line {runner, file, line, name, outcome, seconds, message}. The test command is not
+edited; what is written is checked by the gate against the "Ran N tests" summary. Any other
 sitecustomize on the path is then run, as if this one were not there."""
 from __future__ import annotations
 
@@ -38,7 +38,10 @@ def _write(target: str, test: Any, outcome: str, message: str, started: dict[int
     module = sys.modules.get(type(case).__module__)
     test_id = getattr(test, "id", None)
     start = started.get(id(case))
+    code = _code(case)
     line = json.dumps({"runner": "unittest", "file": getattr(module, "__file__", None),
+                       "line": code.co_firstlineno if code is not None and getattr(
+                           module, "__file__", None) == code.co_filename else None,
                        "name": test_id() if callable(test_id) else str(test),
                        "outcome": outcome, "message": message[:400],
                        "seconds": None if start is None else time.monotonic() - start})
@@ -47,6 +50,18 @@ def _write(target: str, test: Any, outcome: str, message: str, started: dict[int
         os.write(fd, (line + "\n").encode("utf-8", "replace"))
     finally:
         os.close(fd)
+
+
+def _code(case: Any) -> Any:
+    """The code of the test method, under its decorators (unittest.skip wraps it)."""
+    method = getattr(case, getattr(case, "_testMethodName", ""), None)
+    function = getattr(method, "__func__", method)
+    for _ in range(20):
+        inner = getattr(function, "__wrapped__", None)
+        if inner is None:
+            break
+        function = inner
+    return getattr(function, "__code__", None)
 
 
 def _first_line(err: Any) -> str:

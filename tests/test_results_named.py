@@ -1,0 +1,231 @@
+"""Every test named for the runners whose output names only failures: the preloads' reports
+read, checked against the runner's printed summary, and unittest run for real through the
+gate's sitecustomize (PYTHONPATH), the test command untouched."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from helpers.runners import run_in
+
+from gate.execution.environment import clean_env
+from gate.outcomes import reading
+from gate.outcomes.record import CaseResult, Counts
+from gate.outcomes.runners import reports
+
+UNITTEST = sys.executable + " -m unittest discover -s tests -t ."
+TEST_A = """\
+import unittest
+
+
+class TestMath(unittest.TestCase):
+    def test_adds(self):
+        self.assertEqual(1 + 1, 2)
+
+    def test_breaks(self):
+        self.assertEqual(1 + 1, 3)
+
+    @unittest.skip("later")
+    def test_later(self):
+        pass
+
+    def test_skips_at_run_time(self):
+        self.skipTest("not today")
+
+    @unittest.expectedFailure
+    def test_known_bug(self):
+        self.assertEqual(1, 2)
+"""
+TEST_B = """\
+import unittest
+
+
+class TestMath(unittest.TestCase):
+    def test_adds(self):
+        pass
+"""
+
+
+def unittest_project(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in {"tests/__init__.py": "", **files}.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return root
+
+
+def outcomes(counts: Counts | None) -> list[tuple[str | None, int | None, str, str]]:
+    assert counts is not None
+    return sorted((c.file, c.line, c.name, c.outcome) for c in counts.cases)
+
+
+def test_unittest_names_every_test_with_its_file_and_line(tmp_path: Path) -> None:
+    root = unittest_project(tmp_path / "p", {"tests/test_a.py": TEST_A,
+                                             "tests/test_b.py": TEST_B})
+    run = run_in(root, UNITTEST)
+    assert run.counts is not None and run.counts.complete, run.completed.output
+    assert run.counts.describe() == "2/3 tests, 3 skipped"
+    a, b = "tests/test_a.py", "tests/test_b.py"
+    assert outcomes(run.counts) == sorted([
+        (a, 5, "tests.test_a.TestMath.test_adds", "passed"),
+        (a, 8, "tests.test_a.TestMath.test_breaks", "failed"),
+        (a, 11, "tests.test_a.TestMath.test_later", "skipped"),
+        (a, 15, "tests.test_a.TestMath.test_skips_at_run_time", "skipped"),
+        (a, 18, "tests.test_a.TestMath.test_known_bug", "skipped"),
+        (b, 5, "tests.test_b.TestMath.test_adds", "passed")])
+    skipped = {c.name: c.message for c in run.counts.cases if c.outcome == "skipped"}
+    assert skipped["tests.test_a.TestMath.test_skips_at_run_time"] == "not today"
+    [failure] = run.failed_tests
+    assert failure.message == "AssertionError: 2 != 3"  # the summary's, as before
+
+
+def test_a_forged_unittest_report_falls_back_to_the_summary(tmp_path: Path) -> None:
+    """A test that appends fake passes to the report: the counts disagree with "Ran N
+    tests", so only the summary is kept; never more passes than it says."""
+    forger = TEST_B.replace("        pass\n", (
+        "        import json, os\n"
+        "        with open(os.environ['GATE_UNITTEST_REPORT'], 'a') as f:\n"
+        "            for name in ('ghost.one', 'ghost.two'):\n"
+        "                f.write(json.dumps({'runner': 'unittest', 'file': __file__,\n"
+        "                                    'name': name, 'outcome': 'passed'}) + '\\n')\n"))
+    root = unittest_project(tmp_path / "p", {"tests/test_a.py": TEST_A,
+                                             "tests/test_f.py": forger})
+    run = run_in(root, UNITTEST)
+    assert run.counts is not None
+    assert (run.counts.complete, run.counts.describe()) == (False, "2/3 tests, 3 skipped")
+    assert [c.name for c in run.counts.cases] == ["tests.test_a.TestMath.test_breaks"]
+
+
+def test_a_garbled_unittest_report_falls_back_to_the_summary(tmp_path: Path) -> None:
+    """A test that replaces a real line with one that does not read: nothing is named."""
+    garbler = TEST_B.replace("        pass\n", (
+        "        import os\n"
+        "        with open(os.environ['GATE_UNITTEST_REPORT'], 'a') as f:\n"
+        "            f.write('{\"runner\": \"unittest\", \"name\": \\n')\n"))
+    root = unittest_project(tmp_path / "p", {"tests/test_g.py": garbler})
+    run = run_in(root, UNITTEST)
+    assert run.counts is not None
+    assert (run.counts.complete, run.counts.describe(), run.counts.cases) == (
+        False, "1/1 tests", ())
+    assert run.passed
+
+
+def test_the_projects_own_sitecustomize_still_runs(tmp_path: Path) -> None:
+    """The gate's sitecustomize comes first on PYTHONPATH and hands over to the next one."""
+    root = unittest_project(tmp_path / "p", {
+        "tests/test_b.py": TEST_B.replace("        pass\n",
+                                          "        import builtins\n"
+                                          "        assert builtins.CUSTOMIZED\n"),
+        "site/sitecustomize.py": "import builtins\nbuiltins.CUSTOMIZED = True\n"})
+    run = run_in(root, f'PYTHONPATH="$PYTHONPATH:site" {UNITTEST}')
+    assert run.passed, run.completed.output
+    assert outcomes(run.counts) == [
+        ("tests/test_b.py", 5, "tests.test_b.TestMath.test_adds", "passed")]
+
+
+def test_the_preloads_are_added_to_the_environment_not_put_in_its_place() -> None:
+    env = reading.report_env({"NODE_OPTIONS": "--max-old-space-size=4096",
+                              "PYTHONPATH": "/src"}, "/scratch/r.xml")
+    assert env["NODE_OPTIONS"] == f"--require={reports.NODE_PRELOAD} --max-old-space-size=4096"
+    assert env["PYTHONPATH"].split(":")[0] == reports.PYTHON_PRELOAD_DIR
+    assert env["PYTHONPATH"].split(":")[-1] == "/src"
+    assert (env["GATE_JS_REPORT"], env["GATE_UNITTEST_REPORT"]) == (
+        "/scratch/r.xml.js.jsonl", "/scratch/r.xml.unittest.jsonl")
+    assert Path(reports.NODE_PRELOAD).is_file()
+    assert (Path(reports.PYTHON_PRELOAD_DIR) / "sitecustomize.py").is_file()
+    assert "PYTHONPATH" not in clean_env({"PYTHONPATH": "/x"})  # only test runs get it
+
+
+# The report as read: every line must read, the counts must be the summary's.
+SUMMARY = Counts("jest", 2, 1, 1, (CaseResult("a > breaks", "t/a.test.js", None, "failed",
+                                              "Expected: 3"),), complete=False)
+
+
+def line(**fields: object) -> str:
+    return json.dumps({"runner": "jest", "file": "/r/t/a.test.js", "seconds": 0.1,
+                       "message": "", **fields}) + "\n"
+
+
+GOOD = (line(name="a > adds", outcome="passed") + line(name="b", outcome="passed")
+        + line(name="a > breaks", outcome="failed", message="from the report")
+        + line(name="a > later", outcome="skipped"))
+
+
+def named(tmp_path: Path, text: str, summary: Counts = SUMMARY) -> Counts:
+    report = tmp_path / "r.xml"
+    Path(reports.js_report(str(report))).write_text(text)
+    return reports.named(summary, str(report))
+
+
+def test_a_report_that_agrees_with_the_summary_names_every_test(tmp_path: Path) -> None:
+    counts = named(tmp_path, GOOD)
+    assert counts.complete
+    assert (counts.passed, counts.failed, counts.skipped) == (2, 1, 1)
+    assert [(c.name, c.outcome, c.file) for c in counts.cases] == [
+        ("a > adds", "passed", "/r/t/a.test.js"), ("b", "passed", "/r/t/a.test.js"),
+        ("a > breaks", "failed", "/r/t/a.test.js"), ("a > later", "skipped", "/r/t/a.test.js")]
+    assert counts.failures()[0].message == "Expected: 3"  # the summary's message is kept
+
+
+def test_another_runners_lines_are_left_out(tmp_path: Path) -> None:
+    other = line(name="m", outcome="passed").replace('"jest"', '"mocha"')
+    assert named(tmp_path, other + GOOD).complete
+
+
+def test_vitest_keeps_the_last_line_of_each_test(tmp_path: Path) -> None:
+    summary = Counts("vitest", 1, 0, 0, complete=False)
+    text = "".join(line(name="a", outcome=o, id="t1").replace('"jest"', '"vitest"')
+                   for o in ("failed", "passed"))
+    counts = named(tmp_path, text, summary)
+    assert [(c.name, c.outcome) for c in counts.cases] == [("a", "passed")]
+
+
+@pytest.mark.parametrize("text", [
+    GOOD + line(name="ghost", outcome="passed"),  # one pass more than the summary
+    GOOD.replace('"skipped"', '"passed"'),  # the same tests, another outcome
+    GOOD + "{not json\n",
+    GOOD + '["a list"]\n',
+    GOOD + line(name="", outcome="passed"),
+    GOOD + line(name="x", outcome="flaky"),
+    GOOD + line(name="x", outcome="passed", seconds=-1),
+    GOOD + line(name="x", outcome="passed", seconds="1"),
+    GOOD + line(name="x", outcome="passed", line=0),
+    GOOD + line(name="x", outcome="passed", file=7),
+    GOOD.encode().decode() + "\udcff\n",
+])
+def test_a_report_that_does_not_agree_or_read_keeps_the_summary(tmp_path: Path,
+                                                                 text: str) -> None:
+    report = tmp_path / "r.xml"
+    Path(reports.js_report(str(report))).write_bytes(text.encode("utf-8", "surrogateescape"))
+    assert reports.named(SUMMARY, str(report)) == SUMMARY
+
+
+def test_no_report_keeps_the_summary(tmp_path: Path) -> None:
+    assert reports.named(SUMMARY, str(tmp_path / "r.xml")) == SUMMARY
+
+
+def test_runners_that_name_every_test_themselves_are_left_as_they_are(tmp_path: Path) -> None:
+    complete = Counts("node:test", 1, 0, 0, (CaseResult("a", None, None, "passed"),))
+    assert named(tmp_path, line(name="b", outcome="passed"), complete) == complete
+
+
+def test_the_summary_is_read_first_then_the_report(tmp_path: Path) -> None:
+    """reading.read: the report names the tests of the runner whose summary was found."""
+    report = tmp_path / "r.xml"
+    Path(reports.js_report(str(report))).write_text(GOOD)
+    output = ("FAIL t/a.test.js\n  \u25cf a \u203a breaks\n\n    Expected: 3\n\n"
+              "Tests:       1 failed, 1 skipped, 2 passed, 4 total\n")
+    counts = reading.read(output, str(report))
+    assert counts is not None and counts.complete
+    assert len(counts.cases) == 4
+    assert reading.read(output.replace("2 passed, 4", "3 passed, 5"), str(report)) == Counts(
+        "jest", 3, 1, 1, (CaseResult("a > breaks", "t/a.test.js", None, "failed",
+                                     "Expected: 3"),), complete=False)
+
+
+def test_a_preload_path_with_a_space_is_left_out_of_node_options() -> None:
+    """NODE_OPTIONS is split on spaces by the gate (environment.extended)."""
+    env = reports.env("/scratch/r.xml")
+    assert (" " in reports.NODE_PRELOAD) == ("NODE_OPTIONS" not in env)
+
