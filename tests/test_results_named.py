@@ -4,12 +4,19 @@ gate's sitecustomize (PYTHONPATH), the test command untouched."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+from helpers.gitrepo import make_change
+from helpers.pyproject_fixture import project
 from helpers.runners import run_in
 
+from gate import cli
 from gate.execution.environment import clean_env
 from gate.outcomes import reading
 from gate.outcomes.record import CaseResult, Counts
@@ -229,3 +236,140 @@ def test_a_preload_path_with_a_space_is_left_out_of_node_options() -> None:
     env = reports.env("/scratch/r.xml")
     assert (" " in reports.NODE_PRELOAD) == ("NODE_OPTIONS" not in env)
 
+
+
+# The whole gate: what stopped running or skips at head is named for unittest and Mocha.
+def gate_run(capsys: pytest.CaptureFixture[str], repo: Path, *args: str) -> dict[str, Any]:
+    cli.main(["run", "--repo", str(repo), "--base", "main", "--head", "change", "--runs", "1",
+              "--format", "json", *args])
+    report: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return report
+
+
+def check(report: dict[str, Any], check_id: str) -> dict[str, Any]:
+    return next(c for c in report["checks"] if c["id"] == check_id)
+
+
+def where(result: dict[str, Any], rule: str) -> list[tuple[str, int]]:
+    return [(f["path"], f["line"]) for f in result["findings"] if f["rule"] == rule]
+
+
+CALC_TESTS = """\
+import unittest
+
+from calc import add, sub
+
+
+class TestCalc(unittest.TestCase):
+    def test_add(self):
+        self.assertEqual(add(2, 3), 5)
+
+    def test_sub(self):
+        self.assertEqual(sub(5, 3), 2)
+"""
+UNITTEST_GATE = ("--test", "python -m unittest discover -s tests -t .")
+
+
+@pytest.mark.slow  # whole gate runs, each with fresh environments
+@pytest.mark.usefixtures("offline_pip")
+def test_a_unittest_test_skipped_at_run_time_at_head_is_named(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """self.skipTest reached through a computed name: no marker rule reads it, the
+    outcomes do."""
+    base = project(**{"tests/__init__.py": "", "tests/test_calc.py": CALC_TESTS})
+    head = CALC_TESTS.replace(
+        "        self.assertEqual(sub(5, 3), 2)\n",
+        "        getattr(self, 'skip' + 'Test')('later')\n        self.assertEqual(sub(5, 3), 2)\n")
+    repo, _, _ = make_change(tmp_path / "r", base, {"tests/test_calc.py": head})
+    report = gate_run(capsys, repo.path, *UNITTEST_GATE)
+    assert check(report, "suite")["summary"] == "1 of 1 runs passed, 1/1 tests, 1 skipped"
+    skipped = check(report, "skip-markers")
+    assert where(skipped, "skipped-at-head") == [("tests/test_calc.py", 10)]
+    assert [f["message"] for f in skipped["findings"] if f["rule"] == "skipped-at-head"] == [
+        "`tests.test_calc.TestCalc.test_sub` passed at base and is skipped or xfailed at "
+        "head, at run time (later)"]
+    assert report["verdict"] == "needs-review"
+
+
+@pytest.mark.slow  # whole gate runs, each with fresh environments
+@pytest.mark.usefixtures("offline_pip")
+def test_an_honest_unittest_change_passes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    base = project(**{"tests/__init__.py": "", "tests/test_calc.py": CALC_TESTS})
+    more = CALC_TESTS.replace("TestCalc", "TestMore").replace("test_add", "test_add_zero")
+    repo, _, _ = make_change(tmp_path / "r", base, {"tests/test_more.py": more})
+    report = gate_run(capsys, repo.path, *UNITTEST_GATE)
+    assert check(report, "suite")["summary"] == "1 of 1 runs passed, 4/4 tests"
+    assert where(check(report, "tests-removed"), "not-run-at-head") == []
+    assert where(check(report, "skip-markers"), "skipped-at-head") == []
+    assert report["verdict"] == "pass", report
+
+
+@pytest.fixture(scope="session")
+def npm_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An npm cache with Mocha in it, filled once per session from the registry: the gate's
+    own `npm install` in each fresh checkout then reads it."""
+    cache = tmp_path_factory.mktemp("npm-cache")
+    warm = tmp_path_factory.mktemp("npm-warm")
+    (warm / "package.json").write_text(MOCHA_PACKAGE)
+    subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--loglevel=error"],
+                   cwd=warm, env={**os.environ, "npm_config_cache": str(cache)}, check=True,
+                   stdout=subprocess.DEVNULL)
+    return cache
+
+
+MOCHA_PACKAGE = json.dumps({"name": "calc", "version": "1.0.0", "private": True,
+                            "scripts": {"test": "mocha"},
+                            "devDependencies": {"mocha": "^10.0.0"}})
+MOCHA_CALC = """\
+const assert = require('assert');
+const { add } = require('../calc');
+
+describe('add', () => {
+  it('adds', () => {
+    assert.strictEqual(add(2, 3), 5);
+  });
+
+  it('adds zero', () => {
+    assert.strictEqual(add(0, 0), 0);
+  });
+});
+"""
+MOCHA_OTHER = """\
+const assert = require('assert');
+const { add } = require('../calc');
+
+describe('add', () => {
+  it('adds', () => {
+    assert.strictEqual(add(1, 1), 2);
+  });
+});
+"""
+
+
+@pytest.mark.slow  # whole gate runs, npm installs
+# gate: allow skip-markers -- Mocha comes from the npm registry
+@pytest.mark.skipif(shutil.which("npm") is None, reason="npm is not installed")
+def test_a_mocha_file_renamed_out_of_discovery_names_its_tests(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], npm_cache: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mocha runs ./test/*.{js,cjs,mjs}, not below: a file moved to test/legacy/ no longer
+    runs, and no test definition was removed (the diff checks see the tests moved). Another
+    file has a test of the same name: a test is its file and name, so that one does not stand
+    in for the one that stopped running."""
+    monkeypatch.setenv("npm_config_cache", str(npm_cache))
+    base = {"package.json": MOCHA_PACKAGE, "calc.js": "exports.add = (a, b) => a + b;\n",
+            "test/calc.test.js": MOCHA_CALC, "test/other.test.js": MOCHA_OTHER}
+    repo, _, _ = make_change(tmp_path / "r", base, {
+        "test/calc.test.js": None, "test/legacy/calc.test.js": MOCHA_CALC})
+    report = gate_run(capsys, repo.path, "--install",
+                      "npm install --no-audit --no-fund --prefer-offline --loglevel=error")
+    assert check(report, "suite")["summary"] == (
+        "1 of 1 runs passed, 1/1 tests (base 3: 2 no longer run)")
+    removed = check(report, "tests-removed")
+    assert where(removed, "not-run-at-head") == [("test/calc.test.js", 5),
+                                                 ("test/calc.test.js", 9)]
+    assert next(f["message"] for f in removed["findings"] if f["rule"] == "not-run-at-head") == (
+        "`add > adds` passed at base and does not run at head: its file test/calc.test.js was "
+        "renamed to test/legacy/calc.test.js, out of discovery")
+    assert report["verdict"] == "needs-review"
