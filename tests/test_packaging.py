@@ -99,3 +99,25 @@ def test_the_plain_hooks_name_the_distribution_when_gate_is_missing(
                           text=True, cwd=tmp_path, env={**os.environ, "PATH": "/usr/bin:/bin"})
     assert (proc.returncode, proc.stderr) == (
         1, "gate: not on PATH: pip install agent-test-gate\n")
+
+
+def test_every_file_that_is_not_a_module_of_a_package_is_package_data() -> None:
+    """The gate's files outside its Python packages (the pytest plugins, the preloads for
+    Node and unittest) are listed in package-data, or the installed gate lacks them."""
+    import fnmatch
+
+    data = PYPROJECT["tool"]["setuptools"]["package-data"]
+    missing = []
+    for path in (ROOT / "gate").rglob("*"):
+        if path.is_dir() or "__pycache__" in path.parts or path.name == "py.typed":
+            continue
+        if path.suffix == ".py" and (path.parent / "__init__.py").exists():
+            continue  # a module of a package
+        owners = [p for p in path.relative_to(ROOT).parents
+                  if (ROOT / p / "__init__.py").exists()]
+        package = owners[0]
+        rel = str(path.relative_to(ROOT / package))
+        globs = data.get(".".join(package.parts), [])
+        if not any(fnmatch.fnmatch(rel, g) for g in globs):
+            missing.append(str(path.relative_to(ROOT)))
+    assert missing == []

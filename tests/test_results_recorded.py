@@ -102,3 +102,27 @@ def test_nextest_failure() -> None:
 
 def test_nextest_pass() -> None:
     assert read("nextest/pass.txt") == Counts("nextest", 3, 0, 1, (), complete=False)
+
+
+def test_nextest_with_every_status_line_names_every_test() -> None:
+    """NEXTEST_STATUS_LEVEL=all (the gate's environment) prints each test's line before the
+    summary: with the summary's counts exactly, every test is named."""
+    counts = read("nextest/all.txt")
+    assert counts == Counts("nextest", 1, 1, 1, (
+        CaseResult("nx tests::later", None, None, "skipped"),
+        CaseResult("nx tests::adds", None, None, "passed"),
+        CaseResult("nx tests::breaks", None, None, "failed")))
+
+
+def test_nextest_status_lines_that_disagree_with_the_summary_name_only_failures() -> None:
+    text = (FIXTURES / "nextest" / "all.txt").read_text()
+    forged = text.replace("        PASS [", "        PASS [   0.001s] (1/2) nx tests::ghost\n"
+                          "        PASS [", 1)
+    counts = results.read(forged, "/nowhere/r.xml")
+    assert counts is not None
+    assert (counts.complete, counts.passed, [c.name for c in counts.cases]) == (
+        False, 1, ["nx tests::breaks"])
+
+
+def test_nextest_is_asked_for_every_status_line() -> None:
+    assert results.report_env({}, "/r.xml")["NEXTEST_STATUS_LEVEL"] == "all"

@@ -49,6 +49,7 @@ def report_env(environ: Mapping[str, str], report: str,
     env = extended(environ, pytest.env(report, extra_addopts))
     env = extended(env, reports.env(report))
     env.update(go_test.env(env))
+    env.update(nextest.env())
     return env
 
 
