@@ -13,7 +13,9 @@ import os
 import tempfile
 from typing import Any
 
-FORMAT = 3  # 2: per-test seconds; 3: the pytest plugins the base loaded
+# 2: per-test seconds; 3: the pytest plugins the base loaded; 4: Jest, Vitest, Mocha, unittest
+# and nextest name every test
+FORMAT = 4
 
 
 CACHE_DIR = "GATE_CACHE_DIR"  # the gate's own: judged commands do not get it (clean_env)
