@@ -212,6 +212,26 @@ def test_no_report_keeps_the_summary(tmp_path: Path) -> None:
     assert reports.named(SUMMARY, str(tmp_path / "r.xml")) == SUMMARY
 
 
+@pytest.mark.parametrize("kind", ["fifo", "link", "directory"])
+def test_a_report_that_is_not_a_file_keeps_the_summary_without_waiting(
+        tmp_path: Path, kind: str) -> None:
+    """The judged code could leave a FIFO where the report goes (reading it would hang the
+    gate) or a link to a file of its choosing."""
+    report = tmp_path / "r.xml"
+    path = Path(reports.js_report(str(report)))
+    good = tmp_path / "good.jsonl"
+    good.write_text(GOOD)
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "link":
+        path.symlink_to(good)
+    else:
+        (path / "inside").mkdir(parents=True)
+    assert reports.named(SUMMARY, str(report)) == SUMMARY
+    reports.clear(str(report))  # before the next run
+    assert not os.path.lexists(path) and good.read_text() == GOOD
+
+
 def test_runners_that_name_every_test_themselves_are_left_as_they_are(tmp_path: Path) -> None:
     complete = Counts("node:test", 1, 0, 0, (CaseResult("a", None, None, "passed"),))
     assert named(tmp_path, line(name="b", outcome="passed"), complete) == complete

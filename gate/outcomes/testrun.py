@@ -81,9 +81,7 @@ def run_tests(
 
 def _run(ws: Workspace, command: str, env: dict[str, str], report: str,
          log: str | None) -> process.Completed:
-    for path in reports.paths(report):
-        if os.path.lexists(path):
-            os.unlink(path)
+    reports.clear(report)  # first: it removes what pytest's would not (a directory, a FIFO)
     pytest_runner.clear(report)
     return process.run_argv(["/bin/sh", "-c", command], cwd=ws.checkout, env=env,
                             timeout=ws.timeout, display=command, log=log, wrap=ws.wrap_tests)

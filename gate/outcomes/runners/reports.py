@@ -19,6 +19,8 @@ import dataclasses
 import json
 import math
 import os
+import shutil
+import stat
 from collections.abc import Mapping
 from typing import Any
 
@@ -44,9 +46,14 @@ def unittest_report(report: str) -> str:
     return report + ".unittest.jsonl"
 
 
-def paths(report: str) -> list[str]:
-    """The preloads' report files of a run (removed before each run)."""
-    return [js_report(report), unittest_report(report)]
+def clear(report: str) -> None:
+    """Remove the preloads' report files before a run, whatever the last run left there (a
+    directory, a FIFO)."""
+    for path in (js_report(report), unittest_report(report)):
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path, ignore_errors=True)
+        elif os.path.lexists(path):
+            os.unlink(path)
 
 
 def env(report: str) -> dict[str, str]:
@@ -81,10 +88,13 @@ def _case(data: Any) -> tuple[str, CaseResult, str | None]:
 
 def cases(path: str, runner: str) -> list[CaseResult] | None:
     """The cases `runner` has in the report at `path`, in order; None when the file is
-    missing, too large or has a line that does not read (a garbled report is not half-read).
-    Vitest reports a test once per update: its last line counts."""
-    try:
-        with open(path, "rb") as f:
+    missing, not a regular file, too large or has a line that does not read (a garbled
+    report is not half-read). Vitest reports a test once per update: its last line counts."""
+    try:  # not through a link, nor from a FIFO left to hang the gate: a file, or nothing
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                return None
             data = f.read(_LIMIT + 1)
     except OSError:
         return None

@@ -70,11 +70,42 @@ def _first_line(err: Any) -> str:
     return ""
 
 
-def _install(target: str) -> None:
-    import time
-    import unittest.result
+class _WhenImported:
+    """Patches unittest's TestResult when `unittest.result` is first imported, so that a
+    Python process that never imports unittest pays nothing."""
 
-    result_class = unittest.result.TestResult
+    def __init__(self, target: str) -> None:
+        self.target = target
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        if name != "unittest.result":
+            return None
+        import importlib.machinery
+
+        sys.meta_path.remove(self)
+        spec: Any = importlib.machinery.PathFinder.find_spec(name, path)
+        if spec is not None and spec.loader is not None:
+            spec.loader = _Loader(spec.loader, self.target)
+        return spec
+
+
+class _Loader:
+    def __init__(self, inner: Any, target: str) -> None:
+        self.inner = inner
+        self.target = target
+
+    def create_module(self, spec: Any) -> Any:
+        return self.inner.create_module(spec)
+
+    def exec_module(self, module: Any) -> None:
+        self.inner.exec_module(module)
+        with contextlib.suppress(Exception):  # never in the way of the tests
+            _install(module.TestResult, self.target)
+
+
+def _install(result_class: Any, target: str) -> None:
+    import time
+
     if getattr(result_class.addSuccess, _MARK, False):
         return
     started: dict[int, float] = {}
@@ -114,6 +145,10 @@ def _wrapped(original: Any, record: Any) -> Any:
 
 _target = os.environ.get("GATE_UNITTEST_REPORT")
 if _target:
-    with contextlib.suppress(Exception):  # never in the way of the tests
-        _install(_target)
+    _loaded = sys.modules.get("unittest.result")
+    if _loaded is not None:
+        with contextlib.suppress(Exception):
+            _install(_loaded.TestResult, _target)
+    else:
+        sys.meta_path.insert(0, _WhenImported(_target))
 _chain()
