@@ -369,7 +369,8 @@ describe('add', () => {
 
 @pytest.mark.slow  # whole gate runs, npm installs
 # gate: allow skip-markers -- Mocha comes from the npm registry
-@pytest.mark.skipif(shutil.which("npm") is None, reason="npm is not installed")
+@pytest.mark.skipif(shutil.which("npm") is None,
+                    reason="npm is not installed: Mocha comes from the npm registry")
 def test_a_mocha_file_renamed_out_of_discovery_names_its_tests(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], npm_cache: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
