@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Sequence
 
 from gate.engine.context import Workspace
