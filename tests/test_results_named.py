@@ -327,11 +327,13 @@ def test_an_honest_unittest_change_passes(
 
 @pytest.fixture(scope="session")
 def npm_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """An npm cache with Mocha in it, filled once per session from the registry: the gate's
-    own `npm install` in each fresh checkout then reads it."""
+    """An npm cache with Mocha and Jest in it, filled once per session from the registry: the
+    gate's own `npm install` in each fresh checkout then reads it."""
     cache = tmp_path_factory.mktemp("npm-cache")
     warm = tmp_path_factory.mktemp("npm-warm")
-    (warm / "package.json").write_text(MOCHA_PACKAGE)
+    (warm / "package.json").write_text(json.dumps({
+        "name": "warm", "version": "1.0.0", "private": True,
+        "devDependencies": {"mocha": "^10.0.0", "jest": "^29.0.0"}}))
     subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--loglevel=error"],
                    cwd=warm, env={**os.environ, "npm_config_cache": str(cache)}, check=True,
                    stdout=subprocess.DEVNULL)
@@ -394,3 +396,47 @@ def test_a_mocha_file_renamed_out_of_discovery_names_its_tests(
         "`add > adds` passed at base and does not run at head: its file test/calc.test.js was "
         "renamed to test/legacy/calc.test.js, out of discovery")
     assert report["verdict"] == "needs-review"
+
+
+JEST_PACKAGE = json.dumps({"name": "calc", "version": "1.0.0", "private": True,
+                           "scripts": {"test": "jest"}, "jest": {"roots": ["<rootDir>/test"]},
+                           "devDependencies": {"jest": "^29.0.0"}})
+
+
+@pytest.mark.slow  # whole gate runs, npm installs
+# gate: allow skip-markers -- Jest comes from the npm registry
+@pytest.mark.skipif(shutil.which("npm") is None,
+                    reason="npm is not installed: Jest comes from the npm registry")
+def test_a_jest_file_moved_out_of_its_roots_names_its_tests_and_an_honest_test_passes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], npm_cache: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Jest looks under its `roots` only: a test file moved to spec/ keeps every definition
+    (the diff checks see a move) and no longer runs; the base outcomes name its tests."""
+    monkeypatch.setenv("npm_config_cache", str(npm_cache))
+    install = ("--install", "npm install --no-audit --no-fund --prefer-offline --loglevel=error")
+    base = {"package.json": JEST_PACKAGE, "calc.js": "exports.add = (a, b) => a + b;\n",
+            "test/calc.test.js": MOCHA_CALC.replace("it(", "test("),
+            "test/other.test.js": MOCHA_OTHER.replace("it(", "test(")}
+    repo, _, _ = make_change(tmp_path / "r", base, {
+        "test/calc.test.js": None, "spec/calc.test.js": MOCHA_CALC.replace("it(", "test(")})
+    report = gate_run(capsys, repo.path, *install)
+    assert check(report, "suite")["summary"] == (
+        "1 of 1 runs passed, 1/1 tests (base 3: 2 no longer run)")
+    removed = check(report, "tests-removed")
+    assert [(f["path"], f["line"], f["message"]) for f in removed["findings"]
+            if f["rule"] == "not-run-at-head"] == [
+        ("test/calc.test.js", 5, "`add > adds` passed at base and does not run at head: its "
+         "file test/calc.test.js was renamed to spec/calc.test.js, out of discovery"),
+        ("test/calc.test.js", 9, "`add > adds zero` passed at base and does not run at head: "
+         "its file test/calc.test.js was renamed to spec/calc.test.js, out of discovery")]
+    assert report["verdict"] == "needs-review"
+
+    repo.git("checkout", "-q", "main")
+    repo.git("branch", "-q", "-D", "change")
+    repo.branch("change")
+    repo.commit({"test/more.test.js": MOCHA_OTHER.replace("it(", "test(").replace(
+        "'adds'", "'adds more'")})
+    honest = gate_run(capsys, repo.path, *install)
+    assert check(honest, "suite")["summary"] == "1 of 1 runs passed, 4/4 tests"
+    assert where(check(honest, "tests-removed"), "not-run-at-head") == []
+    assert honest["verdict"] == "pass", honest
