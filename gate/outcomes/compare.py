@@ -4,10 +4,11 @@ deselected, renamed out of discovery) is a `tests-removed` finding at its base l
 that passed at base and is skipped or xfailed at head is a `skip-markers` finding at its head
 location. Tests keep their identity by name (a parametrised case by its full id).
 
-Only runners that report every test (pytest, cargo test, go test -v, node:test, and Jest,
-Vitest, Mocha and unittest through the gate's preloads, when their report agrees with the
-summary) can name what no longer runs; for the others the suite's summary says how many ran at
-base. Jest, Vitest and Mocha name a test without its file: there a test is its file and name."""
+Only runners that report every test (pytest, cargo test, go test -v, node:test, nextest with
+every status line, and Jest, Vitest, Mocha and unittest through the gate's preloads, when their
+report agrees with the summary) can name what no longer runs; for the others the suite's
+summary says how many ran at base. Jest, Vitest and Mocha name a test without its file: there a
+test is its file and name."""
 from __future__ import annotations
 
 import dataclasses
