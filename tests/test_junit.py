@@ -99,3 +99,16 @@ def test_the_fresh_environment_finds_the_plugin_whatever_pythonpath_says(
     assert sorted(c.name for c in run.counts.cases) == [
         "integration/test_integration.py::test_c", "unit/test_unit.py::test_a",
         "unit/test_unit.py::test_b"]
+
+
+def test_a_directory_left_where_a_session_report_goes_is_stepped_over(tmp_path: Path) -> None:
+    """A judged test can leave anything in the report's directory: a directory named like
+    the first session's report neither stops the gate nor hides the session."""
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "test_a.py").write_text("def test_a():\n    assert True\n")
+    scratch = tmp_path / "project-scratch"
+    (scratch / "report.xml.0").mkdir(parents=True)
+    run = run_in(root, f"{sys.executable} -m pytest -q")
+    assert run.passed and run.counts is not None
+    assert [c.name for c in run.counts.cases] == ["test_a.py::test_a"]

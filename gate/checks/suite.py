@@ -19,11 +19,14 @@ EXPLANATION = """\
 Runs the test command N times (default 3) on the fresh checkout. A test that fails in every
 run is a failure; a test that fails in some runs and passes in others is flaky, and is named
 with its file, line and pattern ("passed 1 of 3"). Retries never make a failing test green:
-every run must pass. Per-test outcomes come from the runner: pytest writes a JUnit report
-requested through PYTEST_ADDOPTS, go test is made verbose through GOFLAGS, and unittest,
-Jest, Vitest, Mocha, node:test, cargo test and nextest are read from their summaries. The
-exit status must agree with the runner's counts: a run that exits 0 with failures, or having
-run no test, does not pass.
+every run must pass. Per-test outcomes come from the runner, asked through the environment
+(the command is never edited): pytest writes a JUnit report requested through PYTEST_ADDOPTS,
+go test is made verbose through GOFLAGS, nextest prints every test (NEXTEST_STATUS_LEVEL),
+Jest, Vitest and Mocha are followed by the gate's Node preload (NODE_OPTIONS) and unittest by
+its sitecustomize (PYTHONPATH), whose reports name tests only when they agree with the
+runner's printed summary; node:test and cargo test are read from their output. The exit
+status must agree with the runner's counts: a run that exits 0 with failures, or having run
+no test, does not pass.
 
 Resolve: fix the failing test or the code under it; make a flaky test deterministic
 (fixed seeds, no shared state, no real time or network)."""

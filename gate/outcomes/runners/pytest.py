@@ -55,8 +55,8 @@ def reports(report: str) -> list[str]:
 def clear(report: str) -> None:
     """Remove what an earlier run left at `report`: its reports and their plugin lists."""
     for path in glob.glob(glob.escape(report) + "*"):
-        if path == report or path[len(report)] == ".":
-            os.unlink(path)
+        if (path == report or path[len(report)] == ".") and not os.path.isdir(path):
+            os.unlink(path)  # a directory a test made there stays: the plugin takes the next n
 
 
 def plugins(paths: Sequence[str]) -> tuple[Plugin, ...] | None:
