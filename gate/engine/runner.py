@@ -70,14 +70,16 @@ def run(options: Options, progress: Progress | None = None) -> Report:
 def judged(change: Change, scanned: dict[str, CheckResult], ran: runtime.RuntimeResults,
            start: float, isolated: Isolation) -> Report:
     """The report: the diff checks' results with what the runtime found added to them (tests
-    that no longer run, or are skipped at run time; what the install left behind)."""
+    that no longer run, or are skipped at run time; what the install left behind and the
+    plugins only the head's runs loaded)."""
     removed = compare.add_findings(scanned[tests_removed.ID], ran.not_run,
                                    "test(s) that passed at base no longer run")
     skipped = compare.add_findings(scanned[skip_markers.ID], ran.skipped,
                                    "test(s) that passed at base are skipped at run time",
                                    window=3)
     harness = compare.add_findings(scanned[leftovers.CHECK_ID], ran.left_behind,
-                                   "file(s) the install left where tests load them")
+                                   "found by running: files the install left where tests "
+                                   "load them, plugins only the head loaded")
     return _report(change, {**scanned, **ran.checks, tests_removed.ID: removed,
                             skip_markers.ID: skipped, leftovers.CHECK_ID: harness}, start,
                    isolated)
