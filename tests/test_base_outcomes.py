@@ -188,11 +188,11 @@ def test_a_rust_test_compiled_out_by_a_cfg_no_marker_rule_knows_is_named(
     assert check(report, "suite")["summary"] == (
         "1 of 1 runs passed, 1/1 tests (base 2: 1 no longer run)")
     removed = check(report, "tests-removed")
-    assert where(removed) == [("src/lib.rs", 1, "not-run-at-head")]
+    assert where(removed) == [("src/lib.rs", 10, "not-run-at-head")]  # at its fn, at base
     assert removed["findings"][0]["message"] == (
         "`tests::adds` passed at base and does not run at head: its file is still there: "
-        "deselected by config or a conftest, or its definition moved where the runner does "
-        "not look")
+        "deselected by config (a conftest, a cfg attribute, a filter), or its definition moved "
+        "where the runner does not look")
 
 
 NODE_TEST = """\

@@ -68,6 +68,6 @@ def test_a_deselecting_conftest_is_named_by_the_base_outcomes(
     assert [(f["path"], f["line"], f["rule"], f["message"]) for f in removed["findings"]] == [(
         "tests/test_calc.py", 8, "not-run-at-head",
         "`tests/test_calc.py::test_sub` passed at base and does not run at head: its file is "
-        "still there: deselected by config or a conftest, or its definition moved where the "
-        "runner does not look")]
+        "still there: deselected by config (a conftest, a cfg attribute, a filter), or its "
+        "definition moved where the runner does not look")]
     assert report["verdict"] == "needs-review"

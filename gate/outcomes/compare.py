@@ -53,14 +53,15 @@ def _why_not_run(ctx: DiffContext, case: CaseResult, renamed: dict[str, str]) ->
         return f"its file {case.file} was renamed to {renamed[case.file]}, out of discovery"
     if ctx.text(ctx.head, case.file) is None:
         return f"its file {case.file} is gone at head"
-    return ("its file is still there: deselected by config or a conftest, or its definition "
-            "moved where the runner does not look")
+    return ("its file is still there: deselected by config (a conftest, a cfg attribute, a "
+            "filter), or its definition moved where the runner does not look")
 
 
 def _pinned(ctx: DiffContext, ref: str, case: CaseResult) -> CaseResult:
     """A case the runner gave no file (node:test's passing tests) pinned to its definition
     in a changed test file at `ref`, where one has its name; one with a file and no line
-    (Jest, Vitest, Mocha) to its definition in that file (its title, under its describes)."""
+    (Jest, Vitest, Mocha; cargo's `tests::name`) to its definition in that file (its title,
+    under its describes; its function, under its modules)."""
     if case.line is not None:
         return case
     paths = ([case.file] if case.file is not None else
@@ -70,8 +71,8 @@ def _pinned(ctx: DiffContext, ref: str, case: CaseResult) -> CaseResult:
             continue
         defs = testdefs.extract(path, text.decode("utf-8", "replace")).defs
         found = next((d for d in defs if d.name == case.name), None) or next(
-            (d for d in defs if case.file is not None and case.name.endswith(" > " + d.name)),
-            None)
+            (d for d in defs if case.file is not None
+             and case.name.endswith((" > " + d.name, "::" + d.name))), None)
         if found is not None:
             return dataclasses.replace(case, file=path, line=found.line)
     return case
