@@ -16,6 +16,7 @@ from gate.checks.harness import check as harness
 from gate.checks.harness import leftovers
 from gate.engine import config
 from gate.engine.context import DiffContext
+from gate.execution import site_hooks
 from gate.vcs import diff
 
 CALC = "def add(a, b):\n    return a + b\n"
@@ -118,9 +119,9 @@ def test_site_hooks_that_no_record_lists_and_that_run_code(tmp_path: Path) -> No
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     env = {"VIRTUAL_ENV": str(venv)}
-    site = Path(leftovers._site_packages(env)[0])
+    site = Path(site_hooks.site_packages(env)[0])
     (site / "already.pth").write_text("import os\n")  # there before the install
-    before = leftovers.site_hooks(env)
+    before = site_hooks.present(env)
     (site / "zz_green.pth").write_text("import calc_green\n")
     (site / "paths_only.pth").write_text(os.fspath(tmp_path) + "\n")  # adds a path, runs nothing
     (site / "sitecustomize.py").write_text("print('hi')\n")
@@ -130,3 +131,25 @@ def test_site_hooks_that_no_record_lists_and_that_run_code(tmp_path: Path) -> No
     assert [(f.path, f.rule) for f in leftovers.in_environment(env, before)] == [
         ("site-packages/sitecustomize.py", "install-site-hook"),
         ("site-packages/zz_green.pth", "install-site-hook")]
+
+
+def test_site_hooks_installed_as_files_that_the_base_did_not_have(tmp_path: Path) -> None:
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    env = {"VIRTUAL_ENV": str(venv)}
+    site = Path(site_hooks.site_packages(env)[0])
+    before = site_hooks.present(env)
+    hooks = {"boot.pth": "import boot\n", "old.pth": "import old\n",
+             "__editable__.calc-0.2.0.pth": "import __editable___calc_0_2_0_finder\n",
+             "paths.pth": "/somewhere\n"}
+    for name, text in hooks.items():
+        (site / name).write_text(text)
+    (site / "unrecorded.pth").write_text("import x\n")  # in_environment's to name
+    (site / "dist-1.0.dist-info").mkdir()
+    (site / "dist-1.0.dist-info" / "RECORD").write_text(
+        "".join(f"{name},,\n" for name in hooks))
+    base = ("__editable__.calc", "old.pth")  # the base's editable install was calc 0.1.0
+    assert site_hooks.name(str(site / "__editable__.calc-0.2.0.pth")) == "__editable__.calc"
+    assert [(f.path, f.rule) for f in leftovers.new_since_base(env, before, base)] == [
+        ("site-packages/boot.pth", "install-site-hook")]
+    assert leftovers.new_since_base(env, before, None) == []

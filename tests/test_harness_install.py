@@ -110,10 +110,11 @@ def test_an_honest_change_with_a_real_editable_install_raises_nothing(
 
 
 def _green_wheel(path: Path) -> None:
-    """A wheel of a pytest plugin that turns every failure green: binary in the diff, so no
-    diff rule reads its entry point; only the run shows that pytest loaded it."""
+    """A wheel of a pytest plugin that turns every failure green, with a .pth file that runs at
+    every interpreter start: binary in the diff, so no diff rule reads them; only the run shows
+    that pytest loaded the plugin and the install shows the .pth."""
     info = "pytest_green-0.1.dist-info"
-    files = {"pytest_green.py": GREEN,
+    files = {"pytest_green.py": GREEN, "zz_green_boot.pth": "import os\n",
              f"{info}/METADATA": "Metadata-Version: 2.1\nName: pytest-green\nVersion: 0.1\n",
              f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: hand\nRoot-Is-Purelib: true\n"
                               "Tag: py3-none-any\n",
@@ -149,7 +150,8 @@ def test_a_plugin_that_no_diff_line_shows_is_flagged_because_only_the_head_loade
     repo = _with_wheel(tmp_path, ".\n", {"calc.py": BROKEN})
     code, report = _judge_repo(capsys, repo)
     assert statuses(report)["suite"] == "passed"  # fooled: the wheel's plugin turned it green
-    assert harness(report) == [("requirements.txt", 2, "plugin-loaded-only-at-head")]
+    assert harness(report) == [("requirements.txt", 2, "plugin-loaded-only-at-head"),
+                               ("site-packages/zz_green_boot.pth", 1, "install-site-hook")]
     assert (report["verdict"], code) == ("needs-review", 3)
 
 

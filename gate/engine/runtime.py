@@ -15,7 +15,7 @@ from gate.engine import background, redact
 from gate.engine.change import Change
 from gate.engine.context import Workspace
 from gate.engine.progress import Progress, timed
-from gate.execution import installer, isolation, network, venv, workspace
+from gate.execution import installer, isolation, network, site_hooks, venv, workspace
 from gate.execution.environment import clean_env, with_venv
 from gate.execution.logs import Logs
 from gate.models import CheckResult, Finding
@@ -132,16 +132,17 @@ def _side_by_side(change: Change, ws: Workspace, root: str) -> list[Workspace]:
 
 def _install(change: Change, root: str, checkout: str, progress: Progress,
              boundary: isolation.Boundary, logs: Logs | None,
-             ) -> tuple[Workspace, CheckResult, list[Finding]]:
+             ) -> tuple[Workspace, CheckResult, list[Finding], set[str]]:
     """The fresh environment and the install; making the environment is part of its cost.
-    Also what the install left where the tests load it (harness findings)."""
+    Also what the install left where the tests load it (harness findings), and the
+    environment's site hooks from before it."""
     cfg = change.config
     prefix = network.offline_prefix() if cfg.network == "off" else ()
     progress.started(install.ID, install.TITLE)
     start = time.monotonic()
     progress.step(install.ID, "making a fresh environment")
     ws = _fresh_workspace(root, checkout, cfg.timeout, prefix, boundary, logs)
-    hooks_before = leftovers.site_hooks(ws.env)
+    hooks_before = site_hooks.present(ws.env)
     command = cfg.install or detect.install_command(checkout)
     if command:
         progress.step(install.ID, f"`{command}`")
@@ -149,7 +150,7 @@ def _install(change: Change, root: str, checkout: str, progress: Progress,
     result = dataclasses.replace(installed, duration_s=time.monotonic() - start)
     progress.finished(result)
     left = leftovers.in_checkout(checkout) + leftovers.in_environment(ws.env, hooks_before)
-    return ws, result, left
+    return ws, result, left, hooks_before
 
 
 def _head_split(change: Change, ws: Workspace, command: str) -> split.Split | None:
@@ -237,7 +238,8 @@ def checks(change: Change, progress: Progress, boundary: isolation.Boundary,
     cfg = change.config
     with workspace.temporary_root() as root:
         checkout = workspace.checkout(change.repo, change.head, os.path.join(root, "checkout"))
-        ws, installed, left = _install(change, root, checkout, progress, boundary, logs)
+        ws, installed, left, hooks_before = _install(change, root, checkout, progress, boundary,
+                                                     logs)
         results = {install.ID: installed}
         base: base_run.BaseOutcomes | None = None
         found = compare.Comparison()
@@ -257,5 +259,7 @@ def checks(change: Change, progress: Progress, boundary: isolation.Boundary,
             _user_checks(change, ws, progress, results)
         else:
             base, found, share = _tests(change, ws, root, test_cmd, progress, results, left)
+            left.extend(leftovers.new_since_base(ws.env, hooks_before,
+                                                 base.site_hooks if base else None))
         _baseline(change, ws, progress, base, results)
     return RuntimeResults(results, found.not_run, found.skipped, tuple(left), share)

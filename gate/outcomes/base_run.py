@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gate.engine.context import Workspace
-from gate.execution import process, workspace
+from gate.execution import process, site_hooks, workspace
 from gate.outcomes import outcome_cache
 from gate.outcomes.record import Counts, counts_from_json
 from gate.outcomes.testrun import TestRun, run_tests
@@ -30,6 +30,7 @@ class BaseOutcomes:
     passed: bool  # the base's suite passed as a whole
     installed: bool = True
     cached: bool = False
+    site_hooks: tuple[str, ...] | None = None  # what the base's install runs at every start
 
     def to_json(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
@@ -40,8 +41,10 @@ class BaseOutcomes:
     def from_json(data: dict[str, Any]) -> BaseOutcomes | None:
         try:
             counts = data["counts"]
+            hooks = data.get("site_hooks")
             return BaseOutcomes(None if counts is None else counts_from_json(counts),
-                                bool(data["passed"]), bool(data["installed"]), True)
+                                bool(data["passed"]), bool(data["installed"]), True,
+                                None if hooks is None else tuple(str(h) for h in hooks))
         except (KeyError, TypeError, AttributeError):
             return None
 
@@ -72,16 +75,17 @@ def run(repo: str, base_sha: str, root: str, install: Callable[[str], str | None
                                  log=ws.log("base-install"), wrap=ws.wrap)
         if not done.ok:
             return BaseOutcomes(None, False, installed=False)
+    hooks = site_hooks.running(ws.env)
     nothing: Callable[[TestRun], bool] = _never_empty
     if share is not None:
         ws, shared, nothing, _ = share(ws, command)
         if shared is None:
-            return BaseOutcomes(None, True)
+            return BaseOutcomes(None, True, site_hooks=hooks)
         command = shared
     result = run_tests(ws, command, os.path.join(ws.scratch, "base-outcomes.xml"),
                        log=ws.log("base-suite"))
-    outcomes = (BaseOutcomes(None, True) if nothing(result)
-                else BaseOutcomes(result.counts, result.passed))
+    outcomes = (BaseOutcomes(None, True, site_hooks=hooks) if nothing(result)
+                else BaseOutcomes(result.counts, result.passed, site_hooks=hooks))
     if cache_key is not None and not result.completed.timed_out:
         outcome_cache.store(cache_key, outcomes.to_json())
     return outcomes

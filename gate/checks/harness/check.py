@@ -38,10 +38,11 @@ After the install (`gate run` only): `install-left-files`, files git does not tr
 install wrote into the checkout where a runner loads them (conftest.py, pytest.ini, an
 `__init__.py` under a test path, a jest or vitest config); `install-site-hook`, a `.pth` or
 `sitecustomize` in the fresh environment that no installed package's RECORD lists (written by
-code, not installed as a file); `plugin-loaded-only-at-head`, a pytest plugin the head's test
-runs loaded and the base's run did not (a dependency's entry point, a module a conftest or a
-`-p` option pulls in), pinned where the head names it; `plugin-list-missing-at-head`, a head
-whose pytest sessions left no list of their plugins where the base's did. A library that is
+code, not installed as a file), or that a package only the head's install brought in ships;
+`plugin-loaded-only-at-head`, a pytest plugin the head's test runs loaded and the base's run
+did not (a dependency's entry point, a module a conftest or a `-p` option pulls in), pinned
+where the head names it; `plugin-list-missing-at-head`, a head whose pytest sessions left no
+list of their plugins where the base's did. A library that is
 itself a pytest plugin, with its entry point unchanged, raises nothing. Resolve it by removing
 the hook, or explain in the pull request why the tests need it; a reviewer must read what it
 does to a test run."""

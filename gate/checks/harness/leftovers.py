@@ -1,14 +1,15 @@
 """What the install left behind (the runtime part of `harness`): files in the checkout that git
 does not track, or tracked files it changed, where a test runner loads them; and `.pth` or
-`sitecustomize` files in the fresh environment that no installed distribution records."""
+`sitecustomize` files in the fresh environment that no installed distribution records, or
+that the base's install did not have."""
 from __future__ import annotations
 
 import fnmatch
-import glob
 import os
 import posixpath
 from collections.abc import Mapping
 
+from gate.execution import site_hooks
 from gate.models import Finding
 from gate.vcs import git
 
@@ -17,7 +18,6 @@ LOADED = ("conftest.py", "pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "p
           "vitest.workspace.*", ".mocharc*", "jest.setup.*", "vitest.setup.*")
 CHECK_ID = "harness"  # not imported from .check: the runtime does not load the diff checks
 TEST_DIRS = ("tests", "test", "testing", "__tests__")
-SITE_HOOKS = ("*.pth", "sitecustomize.py", "usercustomize.py")
 
 
 def _loaded(path: str) -> bool:
@@ -36,46 +36,38 @@ def in_checkout(checkout: str) -> list[Finding]:
             for path in git.worktree_changes(checkout) if _loaded(path)]
 
 
-def _site_packages(env: Mapping[str, str]) -> list[str]:
-    venv = env.get("VIRTUAL_ENV")
-    if not venv:
-        return []
-    return sorted(glob.glob(os.path.join(venv, "lib", "python*", "site-packages"))
-                  + glob.glob(os.path.join(venv, "Lib", "site-packages")))
-
-
-def site_hooks(env: Mapping[str, str]) -> set[str]:
-    """The .pth, sitecustomize and usercustomize files of the environment, now."""
-    return {path for site in _site_packages(env) for pattern in SITE_HOOKS
-            for path in glob.glob(os.path.join(site, pattern))}
-
-
-def _recorded(site: str) -> set[str]:
-    out: set[str] = set()
-    for record in glob.glob(os.path.join(site, "*.dist-info", "RECORD")):
-        with open(record, encoding="utf-8", errors="replace") as f:
-            out.update(os.path.normpath(os.path.join(site, line.split(",")[0]))
-                       for line in f if line.strip())
-    return out
-
-
-def _runs_code(path: str) -> bool:
-    """A .pth file runs its lines that start with `import`; a customize module always runs."""
-    if not path.endswith(".pth"):
-        return True
-    with open(path, encoding="utf-8", errors="replace") as f:
-        return any(line.startswith(("import ", "import\t")) for line in f)
-
-
 def in_environment(env: Mapping[str, str], before: set[str]) -> list[Finding]:
     """Site hooks the install made that no distribution's RECORD lists and that run code."""
-    recorded = {p for site in _site_packages(env) for p in _recorded(site)}
+    recorded = site_hooks.recorded(env)
     out = []
-    for path in sorted(site_hooks(env) - before):
-        if os.path.normpath(path) not in recorded and _runs_code(path):
+    for path in sorted(site_hooks.present(env) - before):
+        if os.path.normpath(path) not in recorded and site_hooks.runs_code(path):
             name = "site-packages/" + os.path.basename(path)
             out.append(Finding(name, 1, "install-site-hook",
                                f"the install wrote {os.path.basename(path)} into the fresh "
                                "environment (no installed package records it): the interpreter "
                                "runs it at every start, test runs included", "error"))
+    return out
+
+
+def new_since_base(env: Mapping[str, str], before: set[str],
+                   base: tuple[str, ...] | None) -> list[Finding]:
+    """Site hooks that run code, installed as files (a RECORD lists them: `in_environment`
+    names the others) and that the base's install did not make: a package the change brings
+    in that runs code at every interpreter start. None for `base`: not known (no finding)."""
+    if base is None:
+        return []
+    known = set(base)
+    recorded = site_hooks.recorded(env)
+    out = []
+    for path in sorted(site_hooks.present(env) - before):
+        hook = site_hooks.name(path)
+        if (hook not in known and os.path.normpath(path) in recorded
+                and site_hooks.runs_code(path)):
+            out.append(Finding("site-packages/" + os.path.basename(path), 1,
+                               "install-site-hook",
+                               f"the head's install put {os.path.basename(path)} into the fresh "
+                               "environment and the base's did not (a package the change brings "
+                               "in ships it): the interpreter runs it at every start, test runs "
+                               "included", "error"))
     return out
