@@ -73,6 +73,28 @@ def test_javascript_titles_with_enclosing_describes() -> None:
     ]
 
 
+def test_javascript_names_bound_to_it_or_describe_define_tests_too() -> None:
+    """`var itIf = cond ? it : it.skip` then `itIf('title', fn)` (jshttp/http-errors does
+    this by Node version): a test definition, not a removed test."""
+    text = (
+        "var itUtilIsError = typeof util.isError === 'function'\n"   # 1
+        "  ? it\n"                                                    # 2
+        "  : it.skip\n"                                               # 3
+        "const describeSlow = process.env.SLOW ? describe : describe.skip;\n"  # 4
+        "let mixed = x ? it : describe\n"                             # 5
+        "var count = 1\n"                                             # 6
+        "var later = y ? it : it.only\n"                              # 7
+        "describeSlow('slow', () => {\n"                              # 8
+        "  itUtilIsError('should support util.isError()', () => {})\n"  # 9
+        "  mixed('not read', () => {})\n"                             # 10
+        "  count('nor this', () => {})\n"                             # 11
+        "})\n"                                                        # 12
+        "later('focused', () => {})\n"                                # 13
+    )
+    assert names("test/test.js", text) == [
+        ("slow > should support util.isError()", 9), ("focused", 13)]
+
+
 def test_go_tests_need_testing_t_and_an_exported_suffix() -> None:
     text = (
         "package a\n"

@@ -26,6 +26,14 @@ _JS_CALL = re.compile(
     rf"(?<![\w.$])(?:(?P<suite>[xf]?describe|context|suite){_MODIFIERS}"
     rf"|(?P<test>[xf]?it|[x]?test|specify){_MODIFIERS})\s*\("
 )
+_JS_FN = rf"(?:(?P<{{0}}suite>[xf]?describe|context|suite)|[xf]?it|[x]?test|specify){_MODIFIERS}"
+# `var itIf = cond ? it : it.skip` (or `= it.skip`): a name bound to a runner's test or suite
+# function, called as one (`itIf('title', fn)`); the branches must be one kind.
+_JS_ALIAS = re.compile(
+    r"(?<![\w.$])(?:var|let|const)\s+(?P<name>[A-Za-z_$][\w$]*)\s*=\s*"
+    rf"(?:(?P<ternary>(?:(?!\b(?:var|let|const|function)\b)[^;{{}}]){{0,300}}?"
+    rf"\?\s*{_JS_FN.format('a')}\s*:\s*{_JS_FN.format('b')})"
+    rf"|{_JS_FN.format('c')})\s*(?:;|\n|$)")
 _PARENS = re.compile(r"[()]")
 _JS_TITLE = re.compile(r"\s*(['\"`])((?:\\.|(?!\1).)*)\1", re.DOTALL)
 _GO_TEST = re.compile(r"^func\s+(Test(?:[^\Wa-z]\w*)?)\s*\(\s*\w+\s+\*testing\.T\s*\)", re.M)
@@ -145,6 +153,8 @@ def _javascript(path: str, text: str) -> Iterator[Definition]:
         literal = _JS_TITLE.match(text, m.end())
         if literal is not None:
             calls[m.end() - 1] = (m.group("suite") is not None, literal.group(2))
+    for offset, is_suite, title in _alias_calls(code, text):
+        calls.setdefault(offset, (is_suite, title))
     suites: list[tuple[str, int]] = []  # (title, paren depth inside its call)
     depth = 0
     for paren in _PARENS.finditer(code):
@@ -164,3 +174,21 @@ def _javascript(path: str, text: str) -> Iterator[Definition]:
             depth -= 1
             while suites and suites[-1][1] > depth:
                 suites.pop()
+
+
+def _alias_calls(code: str, text: str) -> Iterator[tuple[int, bool, str]]:
+    """Calls of names bound to a test or suite function (`_JS_ALIAS`), by offset of "(",
+    whether a suite, and title."""
+    aliases: dict[str, bool] = {}
+    for m in _JS_ALIAS.finditer(code):
+        kinds = ({m.group("asuite") is not None, m.group("bsuite") is not None}
+                 if m.group("ternary") is not None else {m.group("csuite") is not None})
+        if len(kinds) == 1:
+            aliases[m.group("name")] = kinds.pop()
+    if not aliases:
+        return
+    names = "|".join(re.escape(n) for n in sorted(aliases, key=len, reverse=True))
+    for m in re.finditer(rf"(?<![\w.$])({names})\s*\(", code):
+        literal = _JS_TITLE.match(text, m.end())
+        if literal is not None:
+            yield m.end() - 1, aliases[m.group(1)], literal.group(2)
