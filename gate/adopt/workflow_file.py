@@ -29,6 +29,11 @@ def _action() -> str:
     return f"{release.ACTION}@{release.ACTION_COMMIT}  # {release.TAG}"
 
 
+def _head(comment: str) -> str:
+    """The workflow's lines before its jobs: `comment`, the trigger, no default permissions."""
+    return comment + "name: gate\non:\n  pull_request:\n\npermissions: {}\n\njobs:\n"
+
+
 def check_shards(shards: int) -> None:
     if not 2 <= shards <= MAX_SHARDS:
         raise GateError(f"--shards {shards}: give the number of jobs to split the tests "
@@ -40,15 +45,8 @@ def text(shards: int | None = None) -> str:
     """The workflow; with `shards`, the matrix of shard jobs and the merge job."""
     if shards is not None:
         return _sharded(shards)
-    return f"""\
-# The gate judges each pull request on a clean checkout (written by `gate init`).
-name: gate
-on:
-  pull_request:
-
-permissions: {{}}
-
-jobs:
+    comment = "# The gate judges each pull request on a clean checkout (written by `gate init`).\n"
+    return _head(comment) + f"""\
   gate:
     runs-on: ubuntu-latest
     timeout-minutes: 30
@@ -61,16 +59,10 @@ jobs:
 def _sharded(shards: int) -> str:
     check_shards(shards)
     numbers = ", ".join(str(i) for i in range(1, shards + 1))
-    return f"""\
-# The gate judges each pull request on a clean checkout, its tests split across {shards} jobs
-# whose reports one job merges into the verdict (written by `gate init --shards {shards}`).
-name: gate
-on:
-  pull_request:
-
-permissions: {{}}
-
-jobs:
+    return _head(
+        f"# The gate judges each pull request on a clean checkout, its tests split across "
+        f"{shards} jobs\n# whose reports one job merges into the verdict (written by "
+        f"`gate init --shards {shards}`).\n") + f"""\
   shard:
     runs-on: ubuntu-latest
     timeout-minutes: 30

@@ -97,6 +97,7 @@
   // Vitest (ESM, tests in worker processes): each worker's state is put on globalThis as
   // __vitest_worker__; its rpc carries the collected tests and their results to the main
   // process, and is read on the way.
+  // gate: allow harness -- the gate's own preload must know it runs in a Vitest worker
   if (process.env.VITEST) {
     const tasks = new Map(); // test id -> {file, name}
     const collect = (files) => {

@@ -1,3 +1,4 @@
+# gate: allow harness -- the gate's own unittest preload, on PYTHONPATH in its test runs only
 """The gate's hook for unittest, on PYTHONPATH only for the gate's test runs: where
 GATE_UNITTEST_REPORT names a file, each outcome a unittest TestResult records (success,
 failure, error, skip, expected failure, unexpected success, failing subtest) is appended to it
