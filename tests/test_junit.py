@@ -8,10 +8,13 @@ from pathlib import Path
 import pytest
 from helpers.runners import run_in
 
+from gate.engine.context import Workspace
 from gate.execution import venv
+from gate.execution.environment import clean_env
 from gate.outcomes import junit
 from gate.outcomes.junit import CaseResult
 from gate.outcomes.runners import pytest as pytest_runner
+from gate.outcomes.testrun import run_tests
 
 REPORT = """<?xml version="1.0" encoding="utf-8"?>
 <testsuites><testsuite name="pytest" tests="4">
@@ -112,3 +115,20 @@ def test_a_directory_left_where_a_session_report_goes_is_stepped_over(tmp_path: 
     run = run_in(root, f"{sys.executable} -m pytest -q")
     assert run.passed and run.counts is not None
     assert [c.name for c in run.counts.cases] == ["test_a.py::test_a"]
+
+
+def test_a_gate_plugin_that_cannot_load_is_named_with_what_to_do(tmp_path: Path) -> None:
+    """The shard plugin cannot be left out as the session plugin is: a run that could not
+    import it says why and what to change, not only its exit status."""
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "test_a.py").write_text("def test_a():\n    assert True\n")
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    env = {**clean_env(), "PYTEST_PLUGINS": "gate_shard_plugin", "GATE_SHARD": "1/2"}
+    ws = Workspace(str(root), str(scratch), env, 60)
+    site = sysconfig.get_paths()["purelib"]
+    run = run_tests(ws, f"env PYTHONPATH={site} {sys.executable} -m pytest -q",
+                    str(scratch / "report.xml"))
+    assert not run.passed
+    assert "PYTHONPATH=src:$PYTHONPATH" in run.problem(), run.completed.output[-1000:]

@@ -47,6 +47,10 @@ class TestRun:
         if c.not_found:
             return "command not found"
         if c.returncode != 0:
+            if pytest_runner.gate_plugin_missing(c.output):
+                return (f"exit {c.returncode}: pytest could not import the gate's plugin; the "
+                        "command replaces PYTHONPATH and runs an interpreter outside the gate's "
+                        "fresh environment: keep what is there (PYTHONPATH=src:$PYTHONPATH)")
             runner = self.counts.runner if self.counts else None
             if runner == "pytest" and c.returncode in _PYTEST_EXITS:
                 return f"exit {c.returncode}: {_PYTEST_EXITS[c.returncode]}"

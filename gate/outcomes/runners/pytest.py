@@ -33,6 +33,12 @@ def plugin_missing(output: str) -> bool:
     return f'Error importing plugin "{PLUGIN}"' in output
 
 
+def gate_plugin_missing(output: str) -> bool:
+    """pytest stopped because it could not import one of the gate's plugins (the shard
+    plugin, which a shard cannot do without)."""
+    return 'Error importing plugin "gate_' in output
+
+
 def without_plugin(env: Mapping[str, str]) -> dict[str, str]:
     """`env` without the session plugin in PYTEST_PLUGINS."""
     out = dict(env)
