@@ -173,6 +173,25 @@ def test_mocha_names_every_test_with_its_file(js_project: Path) -> None:
 
 
 @pytest.mark.slow  # jest, vitest and mocha from the npm registry
+@pytest.mark.parametrize("runner", ["jest", "mocha"])
+def test_two_runs_in_one_command_are_counted_and_named_together(js_project: Path,
+                                                               runner: str) -> None:
+    """`jest unit; jest e2e`: both runs' summaries add up (the last one alone was read), so
+    the preload's report, which has both runs' tests, agrees with them and names each."""
+    body = ASSERT_JS if runner == "jest" else MOCHA_JS
+    root = project(js_project, f"{runner}-twice", {"a.test.js": body, "b.test.js": body})
+    bin_ = f"node_modules/.bin/{runner}"
+    run = run_in(root, f"{bin_} {runner}-twice/a.test.js; {bin_} {runner}-twice/b.test.js")
+    assert run.counts is not None and run.counts.complete, run.completed.output[-2000:]
+    assert run.counts.describe() == "4/6 tests, 2 skipped"
+    assert {c.file for c in run.counts.cases} == {f"{runner}-twice/a.test.js",
+                                                 f"{runner}-twice/b.test.js"}
+    assert [(c.file, c.name) for c in run.failed_tests] == [
+        (f"{runner}-twice/a.test.js", "math > breaks"),
+        (f"{runner}-twice/b.test.js", "math > breaks")]
+
+
+@pytest.mark.slow  # jest, vitest and mocha from the npm registry
 def test_mocha_tests_skipped_at_run_time_and_in_parallel_are_named(js_project: Path) -> None:
     """`this.skip()` is a skip like `it.skip`; with --parallel the workers' events reach the
     main process's runner, each test once."""

@@ -36,10 +36,14 @@ def _cases(output: str) -> list[CaseResult]:
 
 
 def parse(output: str, report: str) -> Counts | None:
+    """The counts of every Jest run in the output, summed (`jest unit && jest e2e`)."""
     found = _SUMMARY.findall(output)
     if not found:
         return None
-    counts = {word: int(n) for n, word in re.findall(r"(\d+) (\w+)", found[-1])}
+    counts: dict[str, int] = {}
+    for summary in found:
+        for n, word in re.findall(r"(\d+) (\w+)", summary):
+            counts[word] = counts.get(word, 0) + int(n)
     skipped = counts.get("skipped", 0) + counts.get("todo", 0)
     return Counts(NAME, counts.get("passed", 0), counts.get("failed", 0), skipped,
                   tuple(_cases(output)), complete=False)

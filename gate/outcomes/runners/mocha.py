@@ -37,12 +37,21 @@ def _cases(lines: list[str], count: int) -> list[CaseResult]:
 
 
 def parse(output: str, report: str) -> Counts | None:
-    passing = _PASSING.findall(output)
-    if not passing:
+    """The counts of every Mocha run in the output, summed (`mocha unit && mocha e2e`): each
+    run's summary block starts at its "N passing" line."""
+    starts = [m for m in _PASSING.finditer(output)]
+    if not starts:
         return None
-    pending = _PENDING.findall(output)
-    failing = _FAILING.findall(output)
-    failed = int(failing[-1]) if failing else 0
-    after = output[output.rfind(passing[-1] + " passing"):].splitlines()
-    return Counts(NAME, int(passing[-1]), failed, int(pending[-1]) if pending else 0,
-                  tuple(_cases(after, failed)), complete=False)
+    passed = failed = skipped = 0
+    cases: list[CaseResult] = []
+    for i, start in enumerate(starts):
+        end = starts[i + 1].start() if i + 1 < len(starts) else len(output)
+        block = output[start.start(1):end]  # from the count: `\s+` may take blank lines
+        head = "\n".join(block.splitlines()[:3])  # "N pending" and "N failing" follow it
+        pending, failing = _PENDING.search(head), _FAILING.search(head)
+        run_failed = int(failing.group(1)) if failing else 0
+        passed += int(start.group(1))
+        skipped += int(pending.group(1)) if pending else 0
+        failed += run_failed
+        cases += _cases(block.splitlines(), run_failed)
+    return Counts(NAME, passed, failed, skipped, tuple(cases), complete=False)
