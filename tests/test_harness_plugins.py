@@ -102,3 +102,21 @@ def test_a_head_whose_sessions_listed_nothing_where_the_base_did_is_a_finding(
     found = loaded_plugins.compare(counts(()), [counts(None)], str(tmp_path), [])
     assert [(f.path, f.line, f.rule) for f in found] == [
         ("pyproject.toml", 1, "plugin-list-missing-at-head")]
+
+
+def test_a_session_a_test_starts_in_process_does_not_add_its_plugins(tmp_path: Path) -> None:
+    """A plugin project's tests run pytest in-process (pytest.main) with plugins of their own:
+    those are the inner session's, not what the suite's session loaded; nor are its tests the
+    suite's (it writes no report)."""
+    root = tmp_path / "project"
+    (root / "inner").mkdir(parents=True)
+    (root / "innerplug.py").write_text("")
+    (root / "inner" / "test_inner.py").write_text("def test_i():\n    assert True\n")
+    (root / "test_outer.py").write_text(
+        "import pytest\n\n\ndef test_runs_pytest_inside():\n"
+        "    assert pytest.main(['-q', '-p', 'innerplug', 'inner']) == 0\n")
+    run = run_in(root, f"env PYTHONPATH={root}:$PYTHONPATH {PYTEST} test_outer.py")
+    assert run.passed and run.counts is not None and run.counts.plugins is not None, (
+        run.completed.output[-2000:])
+    assert "innerplug" not in {p.name for p in run.counts.plugins}
+    assert [c.name for c in run.counts.cases] == ["test_outer.py::test_runs_pytest_inside"]

@@ -19,7 +19,9 @@ from typing import Any
 import pytest
 
 _OWN = ("gate_sessions", "gate_shard_plugin")
-_SEEN: dict[str, dict[str, Any]] = {}  # identity -> what is known of the plugin
+# id(plugin manager) -> identity -> what is known of the plugin: per session, so that a
+# session a test starts in-process (pytester, pytest.main) does not add its plugins
+_SEEN: dict[int, dict[str, dict[str, Any]]] = {}
 _LIST: dict[int, str] = {}  # id(config) -> where this session's plugin list goes
 
 
@@ -45,19 +47,21 @@ def _identity(plugin: object) -> tuple[str, str | None] | None:
 def pytest_plugin_registered(plugin: object, manager: Any) -> None:
     found = _identity(plugin)
     if found is not None:
-        _SEEN.setdefault(found[0], {"name": found[0], "file": found[1], "dist": None})
+        _SEEN.setdefault(id(manager), {}).setdefault(
+            found[0], {"name": found[0], "file": found[1], "dist": None})
 
 
 def _write(config: Any) -> None:
     path = _LIST.get(id(config))
     if path is None:
         return
+    seen = _SEEN.setdefault(id(config.pluginmanager), {})
     for plugin, dist in config.pluginmanager.list_plugin_distinfo():
         found = _identity(plugin)
-        if found is not None and found[0] in _SEEN:
-            _SEEN[found[0]]["dist"] = getattr(dist, "project_name", None) or dist.metadata["name"]
+        if found is not None and found[0] in seen:
+            seen[found[0]]["dist"] = getattr(dist, "project_name", None) or dist.metadata["name"]
     with open(path, "w", encoding="utf-8") as f:
-        json.dump(sorted(_SEEN.values(), key=lambda p: str(p["name"])), f)
+        json.dump(sorted(seen.values(), key=lambda p: str(p["name"])), f)
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest's junitxml plugin opens the report
@@ -67,6 +71,9 @@ def pytest_configure(config: Any) -> None:
     if not report or hasattr(config, "workerinput"):  # xdist workers write no report
         return
     if getattr(config.option, "xmlpath", None) != report:
+        return
+    if _LIST:  # a session a test started in-process (pytest.main): not the command's own
+        config.option.xmlpath = None
         return
     n = 0
     while True:
