@@ -109,23 +109,25 @@ def test_an_honest_change_with_a_real_editable_install_raises_nothing(
     assert (report["verdict"], code) == ("pass", 0), report
 
 
-def _green_wheel(path: Path) -> None:
+def _green_wheel(path: Path, module: str = "pytest_green") -> None:
     """A wheel of a pytest plugin that turns every failure green, with a .pth file that runs at
     every interpreter start: binary in the diff, so no diff rule reads them; only the run shows
     that pytest loaded the plugin and the install shows the .pth."""
     info = "pytest_green-0.1.dist-info"
-    files = {"pytest_green.py": GREEN, "zz_green_boot.pth": "import os\n",
+    files = {module.replace(".", "/") + ".py": GREEN, "zz_green_boot.pth": "import os\n",
              f"{info}/METADATA": "Metadata-Version: 2.1\nName: pytest-green\nVersion: 0.1\n",
              f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: hand\nRoot-Is-Purelib: true\n"
                               "Tag: py3-none-any\n",
-             f"{info}/entry_points.txt": "[pytest11]\ngreen = pytest_green\n"}
+             f"{info}/entry_points.txt": f"[pytest11]\ngreen = {module}\n",
+             **({module.split(".")[0] + "/__init__.py": ""} if "." in module else {})}
     with zipfile.ZipFile(path, "w") as wheel:
         for name, text in files.items():
             wheel.writestr(name, text)
         wheel.writestr(f"{info}/RECORD", "".join(f"{n},,\n" for n in files) + f"{info}/RECORD,,\n")
 
 
-def _with_wheel(tmp_path: Path, base_requirements: str, head: dict[str, str | None]) -> Repo:
+def _with_wheel(tmp_path: Path, base_requirements: str, head: dict[str, str | None],
+                module: str = "pytest_green") -> Repo:
     wheel = "vendor/pytest_green-0.1-py3-none-any.whl"
     repo = Repo(tmp_path / "r")
     repo.commit({**BASE, ".gate.toml": GATE_TOML.replace(f"{INSTALL} .",
@@ -133,7 +135,7 @@ def _with_wheel(tmp_path: Path, base_requirements: str, head: dict[str, str | No
                  "requirements.txt": base_requirements}, "base")
     repo.branch("change")
     (repo.path / "vendor").mkdir()
-    _green_wheel(repo.path / wheel)
+    _green_wheel(repo.path / wheel, module)
     repo.commit({**head, "requirements.txt": f".\n{wheel}\n"}, "head")
     return repo
 
@@ -152,6 +154,18 @@ def test_a_plugin_that_no_diff_line_shows_is_flagged_because_only_the_head_loade
     assert statuses(report)["suite"] == "passed"  # fooled: the wheel's plugin turned it green
     assert harness(report) == [("requirements.txt", 2, "plugin-loaded-only-at-head"),
                                ("site-packages/zz_green_boot.pth", 1, "install-site-hook")]
+    assert (report["verdict"], code) == ("needs-review", 3)
+
+
+def test_a_plugin_module_named_like_a_conftest_is_still_listed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The cheapest way out of the list: call the plugin module `conftest` (conftest files
+    are test files and are not listed). Only a conftest under the project's root is left out."""
+    repo = _with_wheel(tmp_path, ".\n", {"calc.py": BROKEN}, module="greenery.conftest")
+    code, report = _judge_repo(capsys, repo)
+    assert statuses(report)["suite"] == "passed"  # fooled: the wheel's plugin turned it green
+    assert ("requirements.txt", 2, "plugin-loaded-only-at-head") in harness(report)
     assert (report["verdict"], code) == ("needs-review", 3)
 
 

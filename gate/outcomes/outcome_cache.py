@@ -14,8 +14,9 @@ import tempfile
 from typing import Any
 
 # 2: per-test seconds; 3: the pytest plugins the base loaded; 4: Jest, Vitest, Mocha, unittest
-# and nextest name every test; 5: the site hooks the base's install made
-FORMAT = 5
+# and nextest name every test; 5: the site hooks the base's install made; 6: pytest's own
+# plugins listed too (a list without them would read as the head loading them all)
+FORMAT = 6
 
 
 CACHE_DIR = "GATE_CACHE_DIR"  # the gate's own: judged commands do not get it (clean_env)

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-_OWN = ("gate_sessions", "gate_shard_plugin")
+_HERE = os.path.dirname(os.path.abspath(__file__))  # the gate's own plugins
 # id(plugin manager) -> identity -> what is known of the plugin: per session, so that a
 # session a test starts in-process (pytester, pytest.main) does not add its plugins
 _SEEN: dict[int, dict[str, dict[str, Any]]] = {}
@@ -27,8 +27,8 @@ _LIST: dict[int, str] = {}  # id(config) -> where this session's plugin list goe
 
 def _identity(plugin: object) -> tuple[str, str | None] | None:
     """A plugin's name that is the same in every checkout (its module, or its class), and its
-    file; None for pytest's own plugins, the gate's, and conftest files (which are test files,
-    judged as such)."""
+    file; None for the gate's own. pytest's own are listed too (they are the same at base and
+    head): a name says nothing, a plugin can take any (`_pytest.x`, `pkg.conftest`)."""
     if isinstance(plugin, types.ModuleType):
         name, path = plugin.__name__, getattr(plugin, "__file__", None)
     else:
@@ -36,11 +36,16 @@ def _identity(plugin: object) -> tuple[str, str | None] | None:
         module = cls.__module__
         name = f"{module}.{cls.__qualname__}"
         path = getattr(sys.modules.get(module), "__file__", None)
-    top = name.split(".")[0]
-    if top in ("_pytest", "pytest", "pluggy", *_OWN) or name.split(".")[-1] == "conftest" or (
-            path is not None and os.path.basename(path) == "conftest.py"):
+    if path is not None and os.path.dirname(os.path.abspath(path)) == _HERE:
         return None
     return name, path
+
+
+def _conftest(entry: dict[str, Any], root: str) -> bool:
+    """A conftest.py of the project (a test file, judged as such), not one a package ships."""
+    path = entry["file"]
+    return (isinstance(path, str) and os.path.basename(path) == "conftest.py"
+            and os.path.abspath(path).startswith(root.rstrip(os.sep) + os.sep))
 
 
 # gate: allow harness -- the gate's own plugin, loaded in the gate's runs only
@@ -60,8 +65,10 @@ def _write(config: Any) -> None:
         found = _identity(plugin)
         if found is not None and found[0] in seen:
             seen[found[0]]["dist"] = getattr(dist, "project_name", None) or dist.metadata["name"]
+    root = os.path.abspath(str(getattr(config, "rootpath", None) or config.rootdir))
+    listed = [e for e in seen.values() if not _conftest(e, root)]
     with open(path, "w", encoding="utf-8") as f:
-        json.dump(sorted(seen.values(), key=lambda p: str(p["name"])), f)
+        json.dump(sorted(listed, key=lambda p: str(p["name"])), f)
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest's junitxml plugin opens the report
