@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers.act import CHECKOUT, events, run_act
+from helpers.act import CHECKOUT, events, run_pull_request
 from helpers.fake_github import REPO, FakeGitHub
 from helpers.gitrepo import Repo
 
@@ -74,12 +74,8 @@ def test_the_action_in_act(tmp_path: Path) -> None:
     head = consumer.commit({"test_calc.py": TESTS.format(
         skip="    @unittest.skip('later')\n", sub="")}, "head")
     consumer.git("remote", "add", "origin", f"https://github.com/{REPO}.git")
-    event = {"pull_request": {"number": 7, "head": {"sha": head, "ref": "change"},
-                              "base": {"sha": base, "ref": "main"}}}
     with FakeGitHub() as fake:
-        fake.pulls[7] = head
-        proc = run_act(tmp_path, consumer.path, event, {
-            "GATE_TEST_ORIGIN": str(consumer.path), "GATE_TEST_HEAD": head}, fake.api_url)
+        proc = run_pull_request(tmp_path, consumer.path, base, head, fake)
     lines = events(proc.stdout)
     assert proc.returncode == 0, proc.stdout[-5000:] + proc.stderr[-2000:]
     publish = [e for e in lines if e.get("stepID") == ["gate", "publish"]]

@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers.act import events, run_act
+from helpers.act import events, run_pull_request
 from helpers.fake_github import REPO, FakeGitHub
 from helpers.gitrepo import Repo
 
@@ -59,12 +59,8 @@ def test_a_two_shard_matrix_and_its_merge_post_one_verdict(
                       for f in c["findings"])
     assert len(expected) == 5  # m2's four tests removed, one skip marker
 
-    event = {"pull_request": {"number": 7, "head": {"sha": head, "ref": "change"},
-                              "base": {"sha": base, "ref": "main"}}}
     with FakeGitHub() as fake:
-        fake.pulls[7] = head
-        proc = run_act(tmp_path, consumer.path, event, {
-            "GATE_TEST_ORIGIN": str(consumer.path), "GATE_TEST_HEAD": head}, fake.api_url)
+        proc = run_pull_request(tmp_path, consumer.path, base, head, fake)
     lines = events(proc.stdout)
     assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-2000:]
     assert sorted((e["jobID"], e["jobResult"]) for e in lines if "jobResult" in e) == [

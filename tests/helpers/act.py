@@ -230,5 +230,16 @@ def run_act(tmp: Path, repo: Path, event: dict[str, Any], env: dict[str, str],
         *stand_ins(tmp)], cwd=repo, capture_output=True, text=True, timeout=timeout)
 
 
+def run_pull_request(tmp: Path, repo: Path, base: str, head: str,
+                     fake: Any) -> subprocess.CompletedProcess[str]:
+    """`run_act` on pull request #7, `change` (head) onto `main` (base), against the fake API
+    (a `FakeGitHub`), with the checkout stand-in pointed at `repo`."""
+    event = {"pull_request": {"number": 7, "head": {"sha": head, "ref": "change"},
+                              "base": {"sha": base, "ref": "main"}}}
+    fake.pulls[7] = head
+    return run_act(tmp, repo, event, {"GATE_TEST_ORIGIN": str(repo), "GATE_TEST_HEAD": head},
+                   fake.api_url)
+
+
 def events(stdout: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in stdout.splitlines() if line.startswith("{")]
