@@ -13,8 +13,8 @@ from types import FrameType
 
 from gate import __version__
 from gate.adopt import release
-from gate.checks import registry
-from gate.engine import config_drift, runner
+from gate.checks import explain, registry
+from gate.engine import config, config_drift, runner
 from gate.engine.verdict import EXIT_CANNOT_JUDGE, EXIT_CODES
 from gate.errors import GateError
 from gate.execution import isolation, logs, protected, workspace
@@ -117,7 +117,10 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--keep", action="store_true",
                       help="keep the demo repository and print where it is")
     explain = sub.add_parser("explain", help="what a check means and how to resolve it")
-    explain.add_argument("check_id", metavar="CHECK-ID", choices=registry.ORDER)
+    explain.add_argument("check_id", metavar="CHECK-ID",
+                         help="a built-in check's id, or the name of a user check")
+    explain.add_argument("--repo", default=".", help="where to look up user checks: the "
+                         "repository's config at HEAD (default: current dir)")
     pub = sub.add_parser("publish", help="post a JSON report to GitHub: annotations, job "
                          "summary, check run, comment, label (settings from GATE_*/GITHUB_*)")
     pub.add_argument("--report", metavar="FILE", help="the JSON report of `gate run --report`")
@@ -213,10 +216,20 @@ def _hook(args: argparse.Namespace) -> int:
         strict=args.strict, runs=args.runs, timeout=args.timeout, parallel=args.parallel))
 
 
+def _user_checks(repo: str, check_id: str) -> tuple[config.UserCheck, ...]:
+    """The user checks configured at HEAD, for `gate explain` of a name that is not a
+    built-in check; none outside a repository or where the config cannot be read."""
+    if check_id in registry.ORDER:
+        return ()
+    try:
+        return config.load(workspace.resolve_repo(repo), "HEAD").checks
+    except GateError:
+        return ()
+
+
 def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "explain":
-        print(f"{args.check_id}: {registry.title(args.check_id)}\n")
-        print(registry.explanation(args.check_id))
+        sys.stdout.write(explain.explain(args.check_id, _user_checks(args.repo, args.check_id)))
         return 0
     if args.command == "publish":
         return _publish(args)

@@ -78,8 +78,11 @@ def test_an_unknown_key_names_the_nearest_known_one(key: str, hint: str) -> None
 
 def test_tool_gate_that_is_not_a_table(tmp_path: Path) -> None:
     repo, base, _ = make_change(tmp_path / "r", {"pyproject.toml": '[tool]\ngate = "x"\n'}, {})
-    with pytest.raises(GateError, match=r"\[tool.gate\] must be a table"):
+    with pytest.raises(GateError) as info:
         config.load(str(repo.path), base)
+    assert str(info.value) == (
+        f"pyproject.toml at {base[:12]}: `gate` under [tool] must be a table ([tool.gate] with "
+        "keys such as `runs = 3`), got 'x'; fix it on the base branch")
 
 
 def test_user_checks_and_network() -> None:

@@ -9,6 +9,7 @@ import pytest
 
 from gate import cli
 from gate.checks import registry
+from tests.helpers.gitrepo import Repo
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
@@ -82,11 +83,27 @@ def test_explain_prints_title_and_explanation(
     assert registry.explanation(check_id) in out
 
 
-def test_explain_rejects_an_unknown_check(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as info:
-        cli.main(["explain", "no-such-check"])
-    assert info.value.code == 2
-    assert "invalid choice: 'no-such-check'" in capsys.readouterr().err
+def test_explain_rejects_an_unknown_check(capsys: pytest.CaptureFixture[str],
+                                          tmp_path: Path) -> None:
+    assert cli.main(["explain", "no-such-check", "--repo", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == (
+        "gate: error: no check called 'no-such-check': the checks are "
+        f"{', '.join(registry.ORDER)}\n")
+
+
+def test_explain_knows_the_user_checks_of_the_repository(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """The report's footer suggests `gate explain` for every check, user checks included."""
+    repo = Repo(tmp_path / "r")
+    repo.commit({".gate.toml": '[[checks]]\nname = "lint"\nrun = "ruff check ."\n'
+                               "required = false\n"})
+    assert cli.main(["explain", "lint", "--repo", str(repo.path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("lint: a user check, `ruff check .` (optional: reported, never "
+                          "changes the verdict)\n")
+    assert "Resolve: run `ruff check .` in your checkout" in out
+    assert cli.main(["explain", "typecheck", "--repo", str(repo.path)]) == 2
+    assert capsys.readouterr().err.endswith(", diff-policy, lint\n")
 
 
 def test_every_exit_code_is_documented() -> None:

@@ -144,7 +144,8 @@ def _table(text: str, path: str, where: str) -> Mapping[str, Any] | None:
     if gate is None:
         return None
     if not isinstance(gate, dict):
-        raise GateError(f"{where}: [tool.gate] must be a table")
+        raise GateError(f"{where}: `gate` under [tool] must be a table ([tool.gate] with keys "
+                        f"such as `runs = 3`), got {gate!r}; fix it on the base branch")
     return gate
 
 

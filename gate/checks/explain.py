@@ -1,0 +1,25 @@
+"""`gate explain`: what a check means and how to resolve it, for the built-in checks and the
+user checks a repository configures (the footer of a report suggests it for both)."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from gate.checks import registry, user
+from gate.engine.config import UserCheck
+from gate.errors import GateError
+
+
+def explain(check_id: str, user_checks: Sequence[UserCheck] = ()) -> str:
+    """The text `gate explain CHECK-ID` prints; GateError naming the ids there are."""
+    if check_id in registry.ORDER:
+        return f"{check_id}: {registry.title(check_id)}\n\n{registry.explanation(check_id)}\n"
+    found = next((c for c in user_checks if c.name == check_id), None)
+    if found is not None:
+        kind = ("required: its failure fails the gate" if found.required
+                else "optional: reported, never changes the verdict")
+        return (f"{check_id}: a user check, `{found.run}` ({kind})\n\n"
+                f"{user.EXPLANATION}\n\nResolve: run `{found.run}` in your checkout and fix "
+                "what it reports; if the command itself is wrong, change it in "
+                "[[tool.gate.checks]] on the base branch.\n")
+    names = [*registry.ORDER, *(c.name for c in user_checks)]
+    raise GateError(f"no check called {check_id!r}: the checks are {', '.join(names)}")
