@@ -17,6 +17,7 @@ from gate.execution import isolation
 from gate.execution import logs as command_logs
 from gate.models import NOTHING_RUN, CheckResult, Isolation, Report
 from gate.outcomes import compare, outcome_cache
+from gate.report import words
 from gate.shards import partial, shares
 
 __all__ = ["Options", "Progress", "diff_checks", "judged", "run", "scan"]
@@ -103,8 +104,8 @@ def scan(options: Options, progress: Progress | None = None) -> Report:
     change = prepare(options)
     results = diff_checks(change, progress or Progress())
     for check_id in registry.RUNTIME:
-        results[check_id] = registry.skipped(check_id, "not run by `gate scan`",
+        results[check_id] = registry.skipped(check_id, words.NOT_RUN_BY_SCAN,
                                              required=check_id != base_tests.ID)
-    results.update({c.name: user.skipped(c, "not run by `gate scan`")
+    results.update({c.name: user.skipped(c, words.NOT_RUN_BY_SCAN)
                     for c in change.config.checks})
     return _report(change, results, start)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import sys
 import threading
 import time
@@ -142,9 +143,12 @@ def for_stream(stream: TextIO | None = None,
 
 
 def same_place(a: TextIO, b: TextIO) -> bool:
-    """Whether `a` and `b` write to the same file or terminal (the report after the progress
-    then leaves out the lines the progress showed)."""
+    """Whether `a` and `b` are read as one (the report after the progress then leaves out the
+    lines the progress showed): the same file or terminal, or two pipes, which is how a CI
+    runner (GitHub Actions, a `subprocess` with both captured) reads a command's stdout and
+    stderr into one log."""
     try:
-        return os.path.samestat(os.fstat(a.fileno()), os.fstat(b.fileno()))
+        sa, sb = os.fstat(a.fileno()), os.fstat(b.fileno())
     except (OSError, ValueError, AttributeError):
         return False
+    return os.path.samestat(sa, sb) or (stat.S_ISFIFO(sa.st_mode) and stat.S_ISFIFO(sb.st_mode))

@@ -42,8 +42,26 @@ def render(report: Report, colour: bool = False, shown: Collection[str] = ()) ->
         lines.append(f"--- {check.id} output (last lines) ---")
         lines.append(check.detail)
     lines.append("")
+    lines += closing(report, colour)
+    return "\n".join(lines) + "\n"
+
+
+def _is_scan(report: Report) -> bool:
+    return bool(report.checks) and report.checks[0].summary == words.NOT_RUN_BY_SCAN
+
+
+def closing(report: Report, colour: bool = False) -> list[str]:
+    """The verdict and what to do next. A shard's own run gives no verdict (the merge does);
+    a scan's pass says what it did not look at."""
+    if report.shard is not None:
+        index, total = report.shard.get("index"), report.shard.get("total")
+        return [f"shard {index}/{total} done ({report.duration_s:.1f}s): `gate merge` of every "
+                "shard's report gives the verdict"]
     verdict = paint(report.verdict, _VERDICT_TONES[report.verdict], colour)
-    lines.append(f"verdict: {verdict} ({report.duration_s:.1f}s)")
+    lines = [f"verdict: {verdict} ({report.duration_s:.1f}s)"]
     if report.verdict != "pass":
         lines.append("Run `gate explain CHECK-ID` for what a check means and how to resolve it.")
-    return "\n".join(lines) + "\n"
+    elif _is_scan(report):
+        lines.append("Only the diff checks ran: `gate run` installs the change and runs its "
+                     "tests and the base's, which is what catches an edited assertion.")
+    return lines

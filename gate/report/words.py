@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from gate.models import CheckResult
 
+NOT_RUN_BY_SCAN = "not run by `gate scan`"  # the summary of each runtime check in a scan
+
 _WORDS = {"passed": "ok", "failed": "FAIL", "timeout": "TIMEOUT", "error": "ERROR",
           "skipped": "skip", "review": "review"}
 _ICONS = {"passed": "✅", "failed": "❌", "timeout": "⏱️", "error": "⚠️", "skipped": "⏭️",

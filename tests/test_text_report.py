@@ -1,0 +1,54 @@
+"""The text report's closing lines, and each check printed once where a CI log reads stdout and
+stderr as one."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from gate.models import CheckResult, Isolation, Report
+from gate.report import text
+from tests.helpers.gitrepo import Repo
+
+
+def _honest_change(tmp_path: Path) -> Repo:
+    repo = Repo(tmp_path / "r")
+    repo.commit({"calc.py": "def add(a, b):\n    return a + b\n",
+                 "tests/test_calc.py": "from calc import add\n\n\ndef test_add():\n"
+                                       "    assert add(2, 3) == 5\n"})
+    repo.branch("feature")
+    repo.commit({"calc.py": "def add(a, b):\n    return b + a\n"})
+    return repo
+
+
+def _gate(repo: Repo, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "gate", *args, "--repo", str(repo.path)],
+                          capture_output=True, text=True, check=False)
+
+
+def test_a_scan_that_passes_says_only_the_diff_checks_ran(tmp_path: Path) -> None:
+    done = _gate(_honest_change(tmp_path), "scan", "--base", "main")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[-2:] == [
+        done.stdout.splitlines()[-2],
+        "Only the diff checks ran: `gate run` installs the change and runs its tests and the "
+        "base's, which is what catches an edited assertion."]
+    assert done.stdout.splitlines()[-2].startswith("verdict: pass (")
+
+
+def test_each_check_is_printed_once_when_stdout_and_stderr_are_both_pipes(
+        tmp_path: Path) -> None:
+    """A CI runner reads both pipes into one log: the progress's check lines (stderr) are not
+    repeated by the report (stdout)."""
+    done = _gate(_honest_change(tmp_path), "scan", "--base", "main")
+    lines = (done.stderr + done.stdout).splitlines()
+    for check_id in ("tests-removed", "skip-markers", "diff-policy"):
+        assert len([x for x in lines if f"  {check_id}: " in x]) == 1, lines
+
+
+def test_a_shards_own_run_says_the_merge_gives_the_verdict() -> None:
+    check = CheckResult("suite", "The suite passes", "passed", True, "1 of 1 runs passed")
+    report = Report("pass", "a" * 40, "b" * 40, 3.25, (check,), Isolation("none", "off"),
+                    shard={"index": 1, "total": 2})
+    assert text.render(report).splitlines()[-1] == (
+        "shard 1/2 done (3.2s): `gate merge` of every shard's report gives the verdict")
