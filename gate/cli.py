@@ -14,7 +14,7 @@ from types import FrameType
 from gate import __version__
 from gate.adopt import release
 from gate.checks import explain, registry
-from gate.engine import config, config_drift, runner
+from gate.engine import config, config_drift, runner, uncommitted
 from gate.engine.verdict import EXIT_CANNOT_JUDGE, EXIT_CODES
 from gate.errors import GateError
 from gate.execution import isolation, logs, protected, workspace
@@ -257,6 +257,9 @@ def _dispatch(args: argparse.Namespace) -> int:
     drift = config_drift.notice(root, args.base, args.config)
     if drift:
         print(f"gate: note: {drift}", file=sys.stderr)
+    left_out = "" if getattr(args, "staged", False) else uncommitted.notice(root, args.head)
+    if left_out:
+        print(f"gate: note: {left_out}", file=sys.stderr)
     options = runner.Options(base=args.base, head=args.head, repo=args.repo, strict=args.strict,
                              config=args.config)
     if args.command == "scan":

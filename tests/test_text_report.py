@@ -52,3 +52,15 @@ def test_a_shards_own_run_says_the_merge_gives_the_verdict() -> None:
                     shard={"index": 1, "total": 2})
     assert text.render(report).splitlines()[-1] == (
         "shard 1/2 done (3.2s): `gate merge` of every shard's report gives the verdict")
+
+
+def test_uncommitted_changes_get_a_note_that_the_gate_judges_commits(tmp_path: Path) -> None:
+    repo = _honest_change(tmp_path)
+    assert "uncommitted" not in _gate(repo, "scan", "--base", "main").stderr
+    (repo.path / "calc.py").write_text("def add(a, b):\n    return 5\n")
+    done = _gate(repo, "scan", "--base", "main")
+    assert ("gate: note: 1 uncommitted change(s) (calc.py) are not judged: the gate judges "
+            "commits. Commit them first, or judge the staged ones with `gate scan --staged`"
+            ) in done.stderr.splitlines()
+    assert done.returncode == 0  # HEAD is what was judged, and it is honest
+    assert "uncommitted" not in _gate(repo, "scan", "--base", "main", "--staged").stderr
