@@ -158,6 +158,23 @@ def test_a_hanging_suite_times_out_and_leaves_the_tree_alone(
     assert repo.snapshot() == before
 
 
+def test_a_suite_that_times_out_names_the_limit_its_key_and_the_test_running(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Not 'timed out' alone, after runs x timeout seconds: the first run that hangs says where,
+    and no more runs are made."""
+    hang = "import time\n\n\ndef test_quick():\n    pass\n\n\ndef test_hang():\n" \
+           "    time.sleep(120)\n"
+    repo, _, _ = make_change(tmp_path / "r", project(), {"tests/test_hang.py": hang})
+    _, report = gate_run(capsys, repo.path, "--runs", "3", "--timeout", "4")
+    suite = check(report, "suite")
+    assert suite["status"] == "timeout"
+    assert suite["summary"].endswith(
+        "(run 1: timed out at 4s, the limit (`timeout` in [tool.gate], or --timeout), while "
+        "running tests/test_hang.py::test_hang; no more runs made: a run that hangs would hang "
+        "again)"), suite["summary"]
+
+
 def test_the_users_tree_is_left_exactly_as_it_was(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -97,8 +97,9 @@ def _one_after_another(ws: Workspace, command: str, runs: int,
         result = run_tests(ws, command, os.path.join(ws.scratch, REPORT.format(i)),
                            log=ws.log(f"suite-run-{i}"))
         results.append(result)
-        if result.completed.not_found:
-            break  # the command will not appear by itself: no point in more runs
+        if result.completed.not_found or result.completed.timed_out:
+            break  # the command will not appear by itself, a hang would hang again
+
     return results
 
 
@@ -165,6 +166,8 @@ def judge(results: Sequence[TestRun], runs: int, note: str = "", *, side_by_side
     if worst.counts is not None:
         summary += f", {worst.counts.describe()}"
     bad = [f"run {i}: {r.problem()}" for i, r in enumerate(results, 1) if not r.passed]
+    if len(results) < runs and results[-1].completed.timed_out:
+        bad.append("no more runs made: a run that hangs would hang again")
     if bad:
         summary += " (" + "; ".join(bad) + ")"
     summary += note

@@ -24,6 +24,7 @@ class TestRun:
     completed: process.Completed
     counts: Counts | None  # None: no runner's report or summary was found
     expects_report: bool = False  # pytest run directly: it always writes its JUnit report
+    running: str | None = None  # the test a run cut at its time limit was running
 
     @property
     def failed_tests(self) -> list[CaseResult]:
@@ -43,7 +44,9 @@ class TestRun:
         """Why the run did not pass, in a few words."""
         c = self.completed
         if c.timed_out:
-            return "timed out"
+            return (f"timed out at {c.duration_s:.0f}s, the limit (`timeout` in [tool.gate], "
+                    "or --timeout)" + (f", while running {self.running}" if self.running
+                                       else ""))
         if c.not_found:
             return "command not found"
         if c.returncode != 0:
@@ -80,8 +83,9 @@ def run_tests(
         # pytest session, as pytest alone writes).
         completed = _run(ws, command, pytest_runner.without_plugin(env), report, log)
     counts = results.read(completed.output, report)
+    running = pytest_runner.running(report) if completed.timed_out else None
     return TestRun(completed, _relative(locate(counts, ws.checkout), ws.checkout)
-                   if counts else None, expects_report=is_pytest(command))
+                   if counts else None, expects_report=is_pytest(command), running=running)
 
 
 def _run(ws: Workspace, command: str, env: dict[str, str], report: str,

@@ -23,6 +23,7 @@ _HERE = os.path.dirname(os.path.abspath(__file__))  # the gate's own plugins
 # session a test starts in-process (pytester, pytest.main) does not add its plugins
 _SEEN: dict[int, dict[str, dict[str, Any]]] = {}
 _LIST: dict[int, str] = {}  # id(config) -> where this session's plugin list goes
+_RUNNING: list[str] = []  # where the command's own session names the test it is running
 
 
 def _identity(plugin: object) -> tuple[str, str | None] | None:
@@ -92,6 +93,7 @@ def pytest_configure(config: Any) -> None:
             continue
         config.option.xmlpath = path
         _LIST[id(config)] = path + ".plugins"
+        _RUNNING[:] = [path + ".running"]
         _write(config)  # already: a session cut short (os._exit) still leaves its list
         return
 
@@ -101,3 +103,12 @@ def pytest_configure(config: Any) -> None:
 def pytest_unconfigure(config: Any) -> None:
     _write(config)  # again: with the conftests' pytest_plugins, loaded while collecting
     _LIST.pop(id(config), None)
+
+
+# gate: allow harness -- the gate's own plugin, loaded in the gate's runs only
+def pytest_runtest_logstart(nodeid: str, location: Any) -> None:
+    """The test being run, for the message of a run that times out (the JUnit report is only
+    written at the end, which a run killed at its time limit never reaches)."""
+    for path in _RUNNING:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(nodeid)

@@ -65,6 +65,20 @@ def clear(report: str) -> None:
             os.unlink(path)  # a directory a test made there stays: the plugin takes the next n
 
 
+def running(report: str, limit: int = 300) -> str | None:
+    """The test a pytest session of the run was running when it was stopped, as the session
+    plugin named it beside its report; None where none did."""
+    for path in sorted(glob.glob(glob.escape(report) + ".*.running")):
+        try:  # written by the judged process: only a short regular file's first line
+            with open(path, encoding="utf-8", errors="replace") as f:
+                line = f.read(limit).splitlines()
+        except OSError:
+            continue
+        if line and line[0].strip():
+            return line[0].strip()
+    return None
+
+
 def plugins(paths: Sequence[str]) -> tuple[Plugin, ...] | None:
     """The plugins the sessions of `paths` loaded, from the lists the session plugin wrote
     beside their reports; None when a session left none (the plugin did not load)."""
