@@ -104,6 +104,9 @@ def _parser() -> argparse.ArgumentParser:
                        help="print the diff it would apply and write nothing")
     setup.add_argument("--force", action="store_true",
                        help="replace a gate workflow that differs from the one it writes")
+    setup.add_argument("--git-hooks", action="store_true",
+                       help="plain git hooks (pre-commit, pre-push) in the repository's hooks "
+                       "directory, instead of the pre-commit framework's config")
     setup.add_argument("--shards", type=int, metavar="N",
                        help="a workflow that splits the tests across a matrix of N jobs "
                        "(2 to 256) and merges their reports into one verdict")
@@ -241,7 +244,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "init":
         from gate.adopt import init
         return init.main(args.repo, dry_run=args.dry_run, force=args.force,
-                         shards=args.shards)
+                         shards=args.shards, plain_hooks=args.git_hooks)
     if args.command == "checks":
         from gate.adopt import propose
         sys.stdout.write(propose.render(*propose.propose(workspace.resolve_repo(args.repo))))

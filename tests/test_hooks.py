@@ -15,6 +15,8 @@ from helpers.gitrepo import Repo
 from helpers.pyproject_fixture import TEST_CALC, project
 from helpers.terminal import on_a_terminal
 
+from gate.adopt import git_hooks
+
 PROJECT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent  # where `gate` and `pre-commit` are installed
 SKIPPED = TEST_CALC.replace("def test_add", "import pytest\n\n\n@pytest.mark.skip\ndef test_add")
@@ -46,8 +48,8 @@ def _run(argv: list[str], cwd: Path, env: Mapping[str, str] | None = None,
 
 
 def _plain_hooks(repo: Repo) -> None:
-    for name in ("pre-commit", "pre-push"):
-        shutil.copy(PROJECT / "hooks" / name, repo.path / ".git" / "hooks" / name)
+    """The plain git hooks as `gate init --git-hooks` installs them from the package."""
+    git_hooks.install(str(repo.path))
 
 
 def _shell_project(tmp_path: Path) -> Repo:

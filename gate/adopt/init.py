@@ -12,7 +12,7 @@ import sys
 from typing import Any
 
 from gate import toml
-from gate.adopt import hook_config, propose, toml_edit, workflow_file
+from gate.adopt import git_hooks, hook_config, propose, toml_edit, workflow_file
 from gate.errors import GateError
 from gate.execution import workspace
 
@@ -82,8 +82,11 @@ def _hooks_edit(root: str) -> Edit | None:
     return None if new == old else Edit(hook_config.PATH, old, new)
 
 
-def edits(root: str, force: bool = False, shards: int | None = None) -> list[Edit]:
-    found = [_config_edit(root), _workflow_edit(root, force, shards), _hooks_edit(root)]
+def edits(root: str, force: bool = False, shards: int | None = None,
+          precommit: bool = True) -> list[Edit]:
+    """What init writes; `precommit=False` (plain git hooks instead): no pre-commit config."""
+    found = [_config_edit(root), _workflow_edit(root, force, shards),
+             _hooks_edit(root) if precommit else None]
     return [e for e in found if e is not None]
 
 
@@ -102,20 +105,28 @@ def write(root: str, edit: Edit) -> None:
 
 
 def main(repo: str, *, dry_run: bool = False, force: bool = False,
-         shards: int | None = None) -> int:
+         shards: int | None = None, plain_hooks: bool = False) -> int:
     if shards is not None:
         workflow_file.check_shards(shards)  # before anything is read or written
     root = workspace.resolve_repo(repo)
-    found = edits(root, force, shards)
+    if plain_hooks:
+        git_hooks.check(root, force)  # before anything is written
+    found = edits(root, force, shards, precommit=not plain_hooks)
     if dry_run:
         sys.stdout.write("".join(unified_diff(e) for e in found))
-        return 0
-    if not found:
-        print("gate init: nothing to change")
         return 0
     for edit in found:
         write(root, edit)
         print(f"gate init: {'wrote' if edit.old is None else 'updated'} {edit.path}")
+    if plain_hooks:
+        for path in git_hooks.install(root, force):
+            print(f"gate init: wrote the git hook {os.path.relpath(path, root)}")
+        print("gate init: the hooks judge from the next commit on: commit what init wrote "
+              "first with `git commit --no-verify`, or the adopting commit judges itself")
+        return 0
+    if not found:
+        print("gate init: nothing to change")
+        return 0
     # In this order: hooks installed first would judge the adopting commit itself (a new
     # workflow is a diff-policy finding, the new [tool.gate] a check-config one).
     print("gate init: commit these files first, then run `pre-commit install` for both hooks "
