@@ -55,8 +55,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--runs", type=int, metavar="N", help="suite runs (default 3)")
     run.add_argument("--timeout", type=float, metavar="SECONDS",
                      help="time limit per command (default 900)")
-    run.add_argument("--parallel", action="store_true", default=None,
-                     help="run the suite runs side by side, each in its own checkout")
+    run.add_argument("--parallel", action=argparse.BooleanOptionalAction, default=None,
+                     help="run the suite runs side by side, each in its own checkout "
+                          "(the default; --no-parallel: one after another)")
     run.add_argument("--logs", metavar="DIR",
                      help="write the full output of every command to DIR, one file each")
     run.add_argument("--no-cache", dest="cache", action="store_false", default=None,

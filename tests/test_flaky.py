@@ -17,8 +17,8 @@ const fs = require('node:fs');
 test('stable', () => {});
 
 test('first run only', () => {
-  const first = !fs.existsSync('.ran');
-  fs.writeFileSync('.ran', 'x');
+  const first = !fs.existsSync(MARK);
+  fs.writeFileSync(MARK, 'x');
   if (!first) throw new Error('state left by the previous run');
 });
 """
@@ -27,10 +27,13 @@ test('first run only', () => {
 def test_a_flaky_node_test_is_named_at_its_line_with_its_pattern(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The state lives outside the checkout (each run has a checkout of its own), and the
+    runs go one after another: side by side they would race for it."""
+    mark = json.dumps(str(tmp_path / "ran"))
     repo, _, _ = make_change(tmp_path / "r", {".gate.toml": 'install = "true"\n'},
-                             {"a.test.js": FLAKY_JS})
+                             {"a.test.js": FLAKY_JS.replace("MARK", mark)})
     code = cli.main(["run", "--repo", str(repo.path), "--base", "main", "--head", "change",
-                     "--test", "node --test", "--format", "json"])
+                     "--test", "node --test", "--format", "json", "--no-parallel"])
     report = json.loads(capsys.readouterr().out)
     suite = report["checks"][1]
     assert suite["summary"].startswith("1 of 3 runs passed, 1/2 tests (run 2: exit 1; run 3: ")

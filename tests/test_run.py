@@ -303,11 +303,21 @@ def test_the_fresh_environment_is_filled_by_uv_or_pip(
 def test_parallel_runs_go_side_by_side(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """Side by side is the default (each run in a checkout of its own); --no-parallel runs
+    them one after another. The logs name which; the summary is the same."""
     repo, _, _ = make_change(tmp_path / "r", project(), {"tests/test_mul.py": (
         "from calc import add\n\n\ndef test_again():\n    assert add(1, 1) == 2\n")})
-    _, report = gate_run(capsys, repo.path, "--parallel")
-    assert check(report, "suite")["summary"] == "3 of 3 runs passed side by side, 3/3 tests"
+    _, report = gate_run(capsys, repo.path, "--logs", str(tmp_path / "side"))
+    assert check(report, "suite")["summary"] == "3 of 3 runs passed, 3/3 tests"
     assert report["verdict"] == "pass"
+    _, report = gate_run(capsys, repo.path, "--no-parallel", "--logs", str(tmp_path / "one"))
+    assert check(report, "suite")["summary"] == "3 of 3 runs passed, 3/3 tests"
+
+    def suite_logs(where: str) -> list[str]:
+        return sorted(p.name.split("-", 1)[1] for p in (tmp_path / where).iterdir()
+                      if "suite" in p.name)
+    assert suite_logs("side") == [f"suite-side-by-side-{i}.log" for i in (1, 2, 3)]
+    assert suite_logs("one") == [f"suite-run-{i}.log" for i in (1, 2, 3)]
 
 
 def test_parallel_runs_that_interfere_are_rerun_one_after_another(

@@ -1,17 +1,20 @@
 """suite: the whole suite passes N runs out of N; a test that fails in some runs is flaky."""
 from __future__ import annotations
 
-import os
+import dataclasses
 import time
 from collections import defaultdict
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Mapping, Sequence
 
 from gate.engine.context import Workspace
 from gate.models import CheckResult, Finding, Status, TestCounts
 from gate.outcomes import detail
 from gate.outcomes.record import CaseResult
-from gate.outcomes.testrun import TestRun, run_tests
+from gate.outcomes.testrun import TestRun
+from gate.trials import order as orders
+from gate.trials import scheduler
+from gate.trials.order import Order
+from gate.trials.trial import Outcome, Trial
 
 ID = "suite"
 TITLE = "The whole suite passes every run"
@@ -33,11 +36,17 @@ Resolve: fix the failing test or the code under it; make a flaky test determinis
 
 
 FLAKY = "flaky:"  # how a flaky test's finding starts
-REPORT = "suite-{}.xml"  # run N's JUnit report, in the scratch directory
-FIRST_REPORT = REPORT.format(1)
+ORDER_DEPENDENT = "order-dependent:"  # how an order-dependent test's finding starts
 
 
-def _findings(runs: list[TestRun]) -> list[Finding]:
+def _in(orders: Sequence[Order], n: int) -> str:
+    """' (reversed order)' for run `n` when it ran in another order than the project's."""
+    if n > len(orders) or orders[n - 1].kind == "project":
+        return ""
+    return f" ({orders[n - 1]})"
+
+
+def _findings(runs: list[TestRun], order_dependent: Mapping[str, Order]) -> list[Finding]:
     failures: dict[str, list[CaseResult]] = defaultdict(list)
     counted = [r.counts for r in runs if r.counts is not None]
     for counts in counted:
@@ -55,7 +64,11 @@ def _findings(runs: list[TestRun]) -> list[Finding]:
     for name, failed in sorted(failures.items()):
         first = next((t for t in failed if t.line), failed[0])
         k = len(failed)
-        if k < seen[name]:
+        if name in order_dependent:
+            message = (f"{ORDER_DEPENDENT} {name} fails in {order_dependent[name]}, again when "
+                       f"that run is repeated, and passes in another order (failed in {k} of "
+                       f"{seen[name]} runs)")
+        elif k < seen[name]:
             message = (f"{FLAKY} {name} failed in {k} of {seen[name]} runs "
                        f"(passed {seen[name] - k} of {seen[name]})")
         else:
@@ -72,7 +85,7 @@ def _counts(runs: list[TestRun], findings: list[Finding]) -> TestCounts | None:
     counted = [r.counts for r in runs if r.counts is not None]
     if not counted:
         return None
-    flaky = sum(f.message.startswith(FLAKY) for f in findings)
+    flaky = sum(f.message.startswith((FLAKY, ORDER_DEPENDENT)) for f in findings)
     failed = len(findings) - flaky
     most = max(c.ran for c in counted)
     return TestCounts(passed=max(most - failed - flaky, 0), failed=failed, flaky=flaky,
@@ -89,30 +102,43 @@ def _status(runs: list[TestRun]) -> Status:
     return "failed"
 
 
-def _one_after_another(ws: Workspace, command: str, runs: int,
-                       tell: Callable[[str], None]) -> list[TestRun]:
-    results: list[TestRun] = []
-    for i in range(1, runs + 1):
-        tell(f"run {i} of {runs}")
-        result = run_tests(ws, command, os.path.join(ws.scratch, REPORT.format(i)),
-                           log=ws.log(f"suite-run-{i}"))
-        results.append(result)
-        if result.completed.not_found or result.completed.timed_out:
-            break  # the command will not appear by itself, a hang would hang again
-
-    return results
+def _trials(spaces: Sequence[Workspace], command: str, runs: int, seed: int,
+            name: str) -> list[Trial]:
+    """Run i in `spaces[i - 1]` (or all in the one space given), run 1 in the project's order
+    and the others in other orders."""
+    return [Trial(f"{name}-{i}", spaces[min(i, len(spaces)) - 1], command,
+                  order=orders.for_run(i, seed)) for i in range(1, runs + 1)]
 
 
-def _side_by_side(spaces: Sequence[Workspace], command: str,
-                  tell: Callable[[str], None]) -> list[TestRun]:
-    """One run in each checkout at the same time (they share one installed environment)."""
-    tell(f"{len(spaces)} runs side by side")
-    with ThreadPoolExecutor(max_workers=len(spaces)) as pool:
-        return list(pool.map(
-            lambda i: run_tests(spaces[i], command,
-                                os.path.join(spaces[i].scratch, REPORT.format(i + 1)),
-                                log=spaces[i].log(f"suite-side-by-side-{i + 1}")),
-            range(len(spaces))))
+def _order_dependent(ws: Workspace, found: Sequence[Outcome],
+                     tell: Callable[[str], None]) -> dict[str, Order]:
+    """The tests that failed in a run in one order and passed in a run in another, whose
+    failing order fails them again (the run repeated once, in `ws`): each with that order. A
+    test that passes when its order is repeated is flaky, not order-dependent."""
+    passed: dict[str, set[Order]] = defaultdict(set)
+    failed: dict[str, list[Outcome]] = defaultdict(list)
+    for outcome in found:
+        for case in (outcome.run.counts.cases if outcome.run.counts else ()):
+            if case.outcome == "passed":
+                passed[case.name].add(outcome.order)
+            elif case.outcome == "failed":
+                failed[case.name].append(outcome)
+    again: dict[Order, Trial] = {}
+    for name, outcomes in failed.items():
+        for o in outcomes:
+            if passed[name] and o.order not in passed[name]:
+                again.setdefault(o.order, dataclasses.replace(
+                    o.trial, name=f"suite-order-{len(again) + 1}", workspace=ws))
+    if not again:
+        return {}
+    tell(f"repeating {len(again)} run(s) in the order a test failed in")
+    out: dict[str, Order] = {}
+    for outcome in scheduler.run(list(again.values())):
+        for case in outcome.run.failed_tests:
+            if case.name in failed and passed[case.name] and outcome.order not in passed[
+                    case.name]:
+                out.setdefault(case.name, outcome.order)
+    return out
 
 
 def nothing_to_run(shard: object, how: str) -> CheckResult:
@@ -126,53 +152,63 @@ def _silent(text: str) -> None:
 
 
 def run(ws: Workspace, command: str, runs: int, side_by_side: Sequence[Workspace] = (),
-        tell: Callable[[str], None] = _silent) -> CheckResult:
-    return run_with_outcomes(ws, command, runs, side_by_side, tell)[0]
+        tell: Callable[[str], None] = _silent, seed: int = 1) -> CheckResult:
+    return run_with_outcomes(ws, command, runs, side_by_side, tell, seed)[0]
 
 
 def run_with_outcomes(ws: Workspace, command: str, runs: int,
                       side_by_side: Sequence[Workspace] = (),
-                      tell: Callable[[str], None] = _silent) -> tuple[CheckResult,
-                                                                       list[TestRun]]:
-    """N runs one after another, or side by side in the `side_by_side` checkouts, and the
-    runs that decided. Runs side by side that do not all pass are run again one after
-    another, which decide: when those pass, the tests interfere with each other (a fixed
-    port, a file written in a shared place) and the summary says so."""
+                      tell: Callable[[str], None] = _silent,
+                      seed: int = 1) -> tuple[CheckResult, list[TestRun]]:
+    """N runs as trials (run 1 in the project's order, the others reversed or shuffled from
+    `seed` where the runner allows), one after another, or side by side in the
+    `side_by_side` checkouts; and the runs that decided. Runs side by side that do not all
+    pass are run again one after another, which decide: when those pass, the tests interfere
+    with each other (a fixed port, a file written in a shared place) and the summary says so.
+    A test that fails in one order and passes in another is repeated in its failing order:
+    failing again, it is named order-dependent."""
     start = time.monotonic()
     note = ""
     if side_by_side:
-        results = _side_by_side(side_by_side, command, tell)
-        if not all(r.passed for r in results):
-            together = sum(r.passed for r in results)
-            results = _one_after_another(ws, command, runs, tell)
+        tell(f"{len(side_by_side)} runs side by side")
+        found = scheduler.run(_trials(side_by_side, command, runs, seed, "suite-side-by-side"),
+                              at_once=len(side_by_side))
+        if not all(o.run.passed for o in found):
+            together = sum(o.run.passed for o in found)
+            tell("again one after another")
+            found = scheduler.run(_trials([ws], command, runs, seed, "suite-run"))
             note = f"; side by side {together} of {len(side_by_side)} passed"
-            if all(r.passed for r in results):
+            if all(o.run.passed for o in found):
                 note += (": the runs interfere with each other (fixed ports, shared files?);"
                          " set parallel = false")
     else:
-        results = _one_after_another(ws, command, runs, tell)
-    return judge(results, runs, note, side_by_side=bool(side_by_side),
-                 duration_s=time.monotonic() - start), results  # wall time, also side by side
+        found = scheduler.run(_trials([ws], command, runs, seed, "suite-run"))
+    dependent = _order_dependent(ws, found, tell)
+    results = [o.run for o in found]
+    return judge(results, runs, note, duration_s=time.monotonic() - start,  # wall time, also side by side
+                 orders=[o.order for o in found], order_dependent=dependent), results
 
 
-def judge(results: Sequence[TestRun], runs: int, note: str = "", *, side_by_side: bool = False,
-          duration_s: float = 0.0) -> CheckResult:
-    """The check's result from its runs (also the union of shards' runs, in `gate merge`)."""
+def judge(results: Sequence[TestRun], runs: int, note: str = "", *,
+          duration_s: float = 0.0, orders: Sequence[Order] = (),
+          order_dependent: Mapping[str, Order] | None = None) -> CheckResult:
+    """The check's result from its runs (also the union of shards' runs, in `gate merge`):
+    `orders` are the runs' orders (said for a run that did not pass in another order than the
+    project's), `order_dependent` the tests named so, with the order that fails them."""
     passed = sum(r.passed for r in results)
     worst = next((r for r in results if not r.passed), results[-1])
     summary = f"{passed} of {runs} runs passed"
-    if side_by_side and not note:
-        summary += " side by side"
     if worst.counts is not None:
         summary += f", {worst.counts.describe()}"
-    bad = [f"run {i}: {r.problem()}" for i, r in enumerate(results, 1) if not r.passed]
+    bad = [f"run {i}{_in(orders, i)}: {r.problem()}" for i, r in enumerate(results, 1)
+           if not r.passed]
     if len(results) < runs and results[-1].completed.timed_out:
         bad.append("no more runs made: a run that hangs would hang again")
     if bad:
         summary += " (" + "; ".join(bad) + ")"
     summary += note
     text = "" if worst.passed else detail.excerpt(worst.failed_tests, worst.completed.output)
-    findings = _findings(list(results))
+    findings = _findings(list(results), order_dependent or {})
     return CheckResult(ID, TITLE, _status(list(results)), True, summary, detail=text,
                        findings=tuple(findings), duration_s=duration_s,
                        tests=_counts(list(results), findings))

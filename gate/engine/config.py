@@ -19,7 +19,7 @@ class Config:
     install: str | None = None
     test: str | None = None
     runs: int = 3
-    parallel: bool = False
+    parallel: bool = True  # runs side by side, each in its own checkout and TMPDIR
     timeout: float = 900.0
     test_paths: tuple[str, ...] = ()
     strict: bool = False

@@ -24,6 +24,7 @@ from gate.outcomes.runners import pytest as pytest_runner
 from gate.outcomes.testrun import TestRun
 from gate.shards import shares, split
 from gate.shards.spec import Shard
+from gate.trials import order as orders
 from gate.vcs import git
 
 
@@ -162,13 +163,13 @@ def _head_split(change: Change, ws: Workspace, command: str) -> split.Split | No
 
 def _shard_suite(shard: Shard, how: split.Split, ws: Workspace, n: int,
                  spaces: list[Workspace], progress: Progress,
-                 runs: list[TestRun]) -> CheckResult:
+                 runs: list[TestRun], seed: int) -> CheckResult:
     """This shard's share of the suite runs (kept in `runs` for the merge); passed with
     nothing to run where no test falls to it."""
     if how.command is None:
         return suite.nothing_to_run(shard, how.how)
     result, done = suite.run_with_outcomes(ws, how.command, n, spaces,
-                                            functools.partial(progress.step, suite.ID))
+                                            functools.partial(progress.step, suite.ID), seed)
     if shares.found_nothing(how, shard, done):
         return suite.nothing_to_run(shard, how.how)
     runs.extend(done)
@@ -189,12 +190,14 @@ def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Pro
     outcomes = functools.partial(_base_outcomes, change, root, ws)
     beside = background.Background(outcomes, "gate-base-outcomes") if cfg.parallel else None
     runs: list[TestRun] = []
+    seed = orders.seed_of(change.head)
 
     def run_suite() -> CheckResult:
         if how is not None and change.shard is not None:
-            return _shard_suite(change.shard, how, tests_ws, cfg.runs, spaces, progress, runs)
+            return _shard_suite(change.shard, how, tests_ws, cfg.runs, spaces, progress, runs,
+                                seed)
         result, done = suite.run_with_outcomes(ws, command, cfg.runs, spaces,
-                                                functools.partial(progress.step, suite.ID))
+                                                functools.partial(progress.step, suite.ID), seed)
         runs.extend(done)
         return result
 
