@@ -156,7 +156,7 @@ def parallel_runs(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any
         repo = work / f"parallel-{kind}"
         fixtures.python_project(repo, files=10, suite_seconds=0.5 if quick else 2.0, busy=busy)
         durations = {}
-        for mode, extra in (("sequential", ()), ("parallel", ("--parallel",))):
+        for mode, extra in (("sequential", ("--no-parallel",)), ("parallel", ("--parallel",))):
             _, report = gate(repo, *extra, env=env)
             suite = next(c for c in report["checks"] if c["id"] == "suite")
             durations[mode] = suite["duration_s"]
@@ -164,6 +164,61 @@ def parallel_runs(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any
                      "ratio_parallel_to_sequential": round(durations["parallel"]
                                                            / durations["sequential"], 3)}
     return out
+
+
+def _install_and_one_run(repo: Path, head: str, env: dict[str, str]) -> tuple[float, float]:
+    """The floor's parts as plain commands: a checkout, a fresh environment and the install
+    (as the gate's `install` counts it), and one plain run of the suite (best of 2)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        d, v = Path(tmp, "checkout"), Path(tmp, "venv")
+        start = time.perf_counter()
+        subprocess.run(["git", "clone", "-q", "--shared", "--no-checkout", str(repo), str(d)],
+                       check=True)
+        subprocess.run(["git", "-C", str(d), "checkout", "-q", "--detach", head], check=True)
+        py = str(v / "bin" / "python")
+        uv = installer.find_uv()
+        if uv:
+            uv_env = {**installer.uv_settings(env), "VIRTUAL_ENV": str(v)}
+            subprocess.run([uv, "venv", "-q", "--seed", "--python", "python3", str(v)],
+                           check=True, env=uv_env)
+            timed([uv, "pip", "install", "-q", "-e", ".[test]"], cwd=d, env=uv_env)
+        else:
+            subprocess.run([PYTHON, "-m", "venv", str(v)], check=True)
+            timed([py, "-m", "pip", "install", "-q", "-e", ".[test]"], cwd=d, env=env)
+        install = time.perf_counter() - start
+        one = min(timed([py, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=d, env=env)
+                  for _ in range(2))
+        return install, one
+
+
+def floor(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
+    """The gate's wall time (defaults: 3 runs side by side; the base's outcomes cached)
+    against the physical floor install + 3 x T / cores, T one plain run of the suite, on a
+    suite that computes; the issue's bound is 1.15. Interleaved, best of each."""
+    suite = 0.5 if quick else 2.0
+    repo = work / "floor"
+    env = {**env, "XDG_CACHE_HOME": str(work / "floor-cache")}
+    _, head = fixtures.python_project(repo, files=10, suite_seconds=suite, busy=True)
+    gate(repo, "--runs", "1", env=env)  # untimed: fills the cache and the file cache
+    gate_times, installs, ones = [], [], []
+    summary = ""
+    for _ in range(1 if quick else 2):
+        took, report = gate(repo, env=env)
+        ran = next(c for c in report["checks"] if c["id"] == "suite")
+        if ran["status"] != "passed":
+            raise SystemExit(f"floor: the suite did not pass: {ran['summary']}")
+        gate_times.append(took)
+        summary = ran["summary"]
+        install, one = _install_and_one_run(repo, head, env)
+        installs.append(install)
+        ones.append(one)
+    from gate.trials import scheduler
+    cores = scheduler.cores()
+    g, i, t = min(gate_times), min(installs), min(ones)
+    bound = i + 3 * t / cores
+    return {"suite_cpu_s": suite, "cores": cores, "install_s": round(i, 2),
+            "one_run_s": round(t, 2), "floor_s": round(bound, 2), "gate_s": round(g, 2),
+            "ratio_to_floor": round(g / bound, 3), "bound": 1.15, "summary": summary}
 
 
 def base_outcomes(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
@@ -176,7 +231,7 @@ def base_outcomes(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any
     fixtures.python_project(repo, files=10, suite_seconds=suite)
     gate(repo, "--runs", "1", env=env)  # untimed: fills the cache and the file cache
     out: dict[str, Any] = {"suite_s": suite}
-    for mode, extra in (("sequential", ()), ("parallel", ("--parallel",))):
+    for mode, extra in (("sequential", ("--no-parallel",)), ("parallel", ("--parallel",))):
         cached, uncached, one_run = [], [], []
         for _ in range(1 if quick else 2):
             cached.append(gate(repo, *extra, env=env)[0])
@@ -185,7 +240,7 @@ def base_outcomes(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any
             ran = next(c for c in report["checks"] if c["id"] == "suite")
             if ran["status"] != "passed":  # a number from a run that broke would mean nothing
                 raise SystemExit(f"base_outcomes: the suite did not pass: {ran['summary']}")
-            one_run.append(ran["duration_s"] / (1 if extra else 3))
+            one_run.append(ran["duration_s"] / (1 if mode == "parallel" else 3))
         c, u = min(cached), min(uncached)
         out[mode] = {"cached_s": round(c, 2), "uncached_s": round(u, 2),
                      "ratio_uncached_to_cached": round(u / c, 3),
@@ -327,6 +382,7 @@ def main() -> int:
             ("isolation", lambda: isolation_cost(work, env, args.quick)),
             ("scoped_base_tests", lambda: scoped_base_tests(work, env, args.quick)),
             ("parallel_runs", lambda: parallel_runs(work, env, args.quick)),
+            ("floor", lambda: floor(work, env, args.quick)),
             ("base_outcomes", lambda: base_outcomes(work, env, args.quick)),
             ("sharded", lambda: sharded(work, env, args.quick)),
             ("environment_creation", lambda: environment_creation(work, args.quick)),

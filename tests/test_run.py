@@ -97,7 +97,8 @@ def test_a_test_that_fails_after_its_first_run_is_named_flaky(
         "    assert first\n"
     )
     repo, _, _ = make_change(tmp_path / "r", project(), {"tests/test_once.py": flaky})
-    code, report = gate_run(capsys, repo.path)
+    # one after another, in one checkout: side by side, each run has a checkout of its own
+    code, report = gate_run(capsys, repo.path, "--no-parallel")
     suite = check(report, "suite")
     assert suite["status"] == "failed"
     assert suite["summary"].startswith("1 of 3 runs passed")
@@ -315,7 +316,7 @@ def test_parallel_runs_go_side_by_side(
 
     def suite_logs(where: str) -> list[str]:
         return sorted(p.name.split("-", 1)[1] for p in (tmp_path / where).iterdir()
-                      if "suite" in p.name)
+                      if p.name.split("-", 1)[1].startswith("suite-"))
     assert suite_logs("side") == [f"suite-side-by-side-{i}.log" for i in (1, 2, 3)]
     assert suite_logs("one") == [f"suite-run-{i}.log" for i in (1, 2, 3)]
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from helpers.gitrepo import make_change
-from helpers.pyproject_fixture import PYPROJECT, TEST_CALC, project
+from helpers.pyproject_fixture import PYPROJECT, project
 
 from gate import cli
 from gate.outcomes.runners import pytest as pytest_runner

@@ -185,7 +185,7 @@ def run_with_outcomes(ws: Workspace, command: str, runs: int,
         found = scheduler.run(_trials([ws], command, runs, seed, "suite-run"))
     dependent = _order_dependent(ws, found, tell)
     results = [o.run for o in found]
-    return judge(results, runs, note, duration_s=time.monotonic() - start,  # wall time, also side by side
+    return judge(results, runs, note, duration_s=time.monotonic() - start,  # wall time
                  orders=[o.order for o in found], order_dependent=dependent), results
 
 

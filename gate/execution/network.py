@@ -11,7 +11,6 @@ import subprocess
 
 from gate.errors import GateError
 
-
 # In the new namespace: its loopback up (where `ip` is found; else it stays down), then the
 # command, as the shell's arguments.
 _LOOPBACK_UP = 'ip link set lo up 2>/dev/null; exec "$@"'
