@@ -228,8 +228,8 @@ def test_an_order_dependent_pair_the_head_adds_is_named_with_its_order(
     second = found["tests/test_state.py"]
     assert (second["line"], second["rule"], second["severity"]) == (8, "test-failed", "error")
     assert second["message"].startswith(
-        "order-dependent: tests/test_state.py::test_second fails in reversed order, again "
-        "when that run is repeated, and passes in another order (failed in ")
+        "order-dependent: tests/test_state.py::test_second fails in reversed order and passes "
+        "in the project's order, also when both are repeated in fresh checkouts (failed in ")
 
 
 @pytest.mark.slow
@@ -269,3 +269,61 @@ def test_a_test_that_passes_when_its_order_is_repeated_stays_flaky(
     assert suite["summary"] == ("2 of 3 runs passed, 2/3 tests (run 2 (reversed order): exit 1);"
                                 " baseline: 1 regression(s)")
     assert code == 1
+
+
+# --- the trial kinds `pinned` asks for, on the scheduler ---------------------------------------
+
+KIND_BASE = {"calc.py": "def add(a, b):\n    return a + b\n",
+             "tests/test_calc.py": "from calc import add\n\n\ndef test_add():\n"
+                                   "    assert add(2, 3) == 5\n"}
+KIND_HEAD = {"calc.py": "def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n"
+                        "    return a * b\n",
+             "tests/test_mul.py": "from calc import mul\n\n\ndef test_mul():\n"
+                                  "    assert mul(2, 3) == 6\n"}
+
+
+def _workspaces(tmp_path: Path) -> tuple[Any, Any, str, str]:
+    from gate.engine.context import Workspace
+    from gate.execution import workspace
+    from gate.execution.environment import clean_env
+
+    repo, base, head = make_change(tmp_path / "r", KIND_BASE, KIND_HEAD)
+    scratch = tmp_path / "root" / "scratch"
+    scratch.mkdir(parents=True)
+    env = {**clean_env(), "PYTHONPATH": "."}
+
+    def at(sha: str, name: str) -> Any:
+        path = workspace.checkout(str(repo.path), sha, str(tmp_path / "root" / name))
+        return Workspace(path, str(scratch), env, 120)
+    return at(base, "base"), at(head, "head"), str(repo.path), head
+
+
+def test_head_tests_over_base_and_mutants_run_side_by_side_and_leave_no_trace(
+        tmp_path: Path) -> None:
+    from gate.trials import kinds, scheduler
+
+    base_ws, head_ws, repo, head = _workspaces(tmp_path)
+    command = f"{sys.executable} -m pytest -q"
+    over_base = kinds.head_tests_over_base(
+        base_ws, command, {"tests/test_mul.py": KIND_HEAD["tests/test_mul.py"].encode()})
+    spaces = kinds.checkouts(repo, head, head_ws, str(tmp_path / "root"), 3, "mutant")
+    mutated = KIND_HEAD["calc.py"].replace("a * b", "a + b").encode()
+    survivor = KIND_HEAD["calc.py"].replace("a * b", "b * a").encode()
+    mutants = [kinds.mutant(spaces[1], command, "calc.py", mutated, ["tests/test_mul.py"],
+                            "mutant-1"),
+               kinds.mutant(spaces[2], command, "calc.py", survivor, ["tests/test_mul.py"],
+                            "mutant-2")]
+    assert over_base.command == f"{command} tests/test_mul.py"
+    outcomes = scheduler.run([over_base, *mutants], at_once=3)
+    assert [o.trial.name for o in outcomes] == ["head-tests-over-base", "mutant-1", "mutant-2"]
+    ran = [(o.run.passed, [c.name for c in o.run.failed_tests]) for o in outcomes]
+    # at base, test_mul.py cannot import mul: a collection error, named by its module
+    assert ran == [(False, ["tests.test_mul"]),
+                   (False, ["tests/test_mul.py::test_mul"]), (True, [])]
+    # the files put over are put back: the base has no test_mul.py, the head its own mul
+    assert not (Path(base_ws.checkout) / "tests" / "test_mul.py").exists()
+    for space in spaces:
+        assert (Path(space.checkout) / "calc.py").read_text() == KIND_HEAD["calc.py"]
+    # each trial had its own temporary directory, beside the run's scratch
+    assert sorted(p.name for p in (tmp_path / "root").iterdir() if p.name.startswith("tmp-")) == [
+        "tmp-head-tests-over-base", "tmp-mutant-1", "tmp-mutant-2"]

@@ -7,12 +7,12 @@ from collections.abc import Mapping
 
 from gate.checks import base_tree
 from gate.engine.context import DiffContext, Workspace
-from gate.execution.overlay import overlay
 from gate.lang import testdefs
 from gate.models import CheckResult, Finding, Status
 from gate.outcomes import detail, scoped_command
 from gate.outcomes.record import CaseResult
-from gate.outcomes.testrun import run_tests
+from gate.trials import scheduler
+from gate.trials.trial import Trial
 
 ID = "base-tests"
 TITLE = "The base's tests still pass on the head code"
@@ -77,10 +77,9 @@ def run(ctx: DiffContext, ws: Workspace, command: str) -> CheckResult:
         files[BASE_INI] = base_cfg.to_ini().encode()
         extra = ["-c", os.path.join(ws.checkout, BASE_INI), "--rootdir", ws.checkout]
     narrowed = scoped_command.narrowed(command, to_run, ws.checkout)
-    with overlay(ws.checkout, files):
-        result = run_tests(ws, narrowed or command,
-                           os.path.join(ws.scratch, "base-tests.xml"), extra_addopts=extra,
-                           log=ws.log("base-tests"))
+    trial = Trial(ID, ws, narrowed or command, tests="base", overlay_files=files,
+                  extra_addopts=tuple(extra))
+    result = scheduler.run_one(trial).run
     what = (f"{len(to_run)} base test file(s) ({_names(to_run)})" if narrowed else
             "the suite with the base's tests" + (f" ({_names(to_run)})" if to_run else ""))
     failed = [pin(t, files, to_run) for t in result.failed_tests]

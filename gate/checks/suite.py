@@ -37,6 +37,7 @@ Resolve: fix the failing test or the code under it; make a flaky test determinis
 
 FLAKY = "flaky:"  # how a flaky test's finding starts
 ORDER_DEPENDENT = "order-dependent:"  # how an order-dependent test's finding starts
+FreshSpace = Callable[[str], Workspace]  # a new checkout of the head, by name, its env shared
 
 
 def _in(orders: Sequence[Order], n: int) -> str:
@@ -46,7 +47,8 @@ def _in(orders: Sequence[Order], n: int) -> str:
     return f" ({orders[n - 1]})"
 
 
-def _findings(runs: list[TestRun], order_dependent: Mapping[str, Order]) -> list[Finding]:
+def _findings(runs: list[TestRun],
+              order_dependent: Mapping[str, tuple[Order, Order]]) -> list[Finding]:
     failures: dict[str, list[CaseResult]] = defaultdict(list)
     counted = [r.counts for r in runs if r.counts is not None]
     for counts in counted:
@@ -65,8 +67,9 @@ def _findings(runs: list[TestRun], order_dependent: Mapping[str, Order]) -> list
         first = next((t for t in failed if t.line), failed[0])
         k = len(failed)
         if name in order_dependent:
-            message = (f"{ORDER_DEPENDENT} {name} fails in {order_dependent[name]}, again when "
-                       f"that run is repeated, and passes in another order (failed in {k} of "
+            bad, good = order_dependent[name]
+            message = (f"{ORDER_DEPENDENT} {name} fails in {bad} and passes in {good}, also "
+                       f"when both are repeated in fresh checkouts (failed in {k} of "
                        f"{seen[name]} runs)")
         elif k < seen[name]:
             message = (f"{FLAKY} {name} failed in {k} of {seen[name]} runs "
@@ -110,34 +113,40 @@ def _trials(spaces: Sequence[Workspace], command: str, runs: int, seed: int,
                   order=orders.for_run(i, seed)) for i in range(1, runs + 1)]
 
 
-def _order_dependent(ws: Workspace, found: Sequence[Outcome],
-                     tell: Callable[[str], None]) -> dict[str, Order]:
-    """The tests that failed in a run in one order and passed in a run in another, whose
-    failing order fails them again (the run repeated once, in `ws`): each with that order. A
-    test that passes when its order is repeated is flaky, not order-dependent."""
+def _order_dependent(found: Sequence[Outcome], fresh: FreshSpace | None, at_once: int,
+                     tell: Callable[[str], None]) -> dict[str, tuple[Order, Order]]:
+    """The tests that failed in a run in one order and passed in a run in another, and do so
+    again when both orders are repeated, each in a fresh checkout (state a run left in its
+    checkout or an unlucky moment is then no cause): each with the order that fails it and
+    one that passes it. Others stay flaky."""
     passed: dict[str, set[Order]] = defaultdict(set)
-    failed: dict[str, list[Outcome]] = defaultdict(list)
+    failed: dict[str, set[Order]] = defaultdict(set)
     for outcome in found:
         for case in (outcome.run.counts.cases if outcome.run.counts else ()):
             if case.outcome == "passed":
                 passed[case.name].add(outcome.order)
             elif case.outcome == "failed":
-                failed[case.name].append(outcome)
-    again: dict[Order, Trial] = {}
-    for name, outcomes in failed.items():
-        for o in outcomes:
-            if passed[name] and o.order not in passed[name]:
-                again.setdefault(o.order, dataclasses.replace(
-                    o.trial, name=f"suite-order-{len(again) + 1}", workspace=ws))
-    if not again:
+                failed[case.name].add(outcome.order)
+    suspects = {n: fs - passed[n] for n, fs in failed.items() if passed[n] and fs - passed[n]}
+    if fresh is None or not suspects:
         return {}
-    tell(f"repeating {len(again)} run(s) in the order a test failed in")
-    out: dict[str, Order] = {}
-    for outcome in scheduler.run(list(again.values())):
-        for case in outcome.run.failed_tests:
-            if case.name in failed and passed[case.name] and outcome.order not in passed[
-                    case.name]:
-                out.setdefault(case.name, outcome.order)
+    wanted = {o for fs in suspects.values() for o in fs} | {
+        min(passed[n], key=lambda o: [x.order for x in found].index(o)) for n in suspects}
+    by_order = {o.order: o.trial for o in found}
+    again = [dataclasses.replace(by_order[o], name=f"suite-order-{i}",
+                                 workspace=fresh(f"checkout-order-{i}"))
+             for i, o in enumerate(sorted(wanted, key=[x.order for x in found].index), 1)]
+    tell(f"repeating {len(again)} run(s) in fresh checkouts: a test failed in one order only")
+    repeated = scheduler.run(again, at_once=at_once)
+    fails = {o.order: {c.name for c in o.run.failed_tests} for o in repeated}
+    passes = {o.order: {c.name for c in (o.run.counts.cases if o.run.counts else ())
+                        if c.outcome == "passed"} for o in repeated}
+    out: dict[str, tuple[Order, Order]] = {}
+    for name, orders_failed in suspects.items():
+        bad = next((o for o in fails if o in orders_failed and name in fails[o]), None)
+        good = next((o for o in passes if o in passed[name] and name in passes[o]), None)
+        if bad is not None and good is not None:
+            out[name] = (bad, good)
     return out
 
 
@@ -152,21 +161,24 @@ def _silent(text: str) -> None:
 
 
 def run(ws: Workspace, command: str, runs: int, side_by_side: Sequence[Workspace] = (),
-        tell: Callable[[str], None] = _silent, seed: int = 1) -> CheckResult:
-    return run_with_outcomes(ws, command, runs, side_by_side, tell, seed)[0]
+        tell: Callable[[str], None] = _silent, seed: int = 1,
+        fresh: FreshSpace | None = None) -> CheckResult:
+    return run_with_outcomes(ws, command, runs, side_by_side, tell, seed, fresh)[0]
 
 
 def run_with_outcomes(ws: Workspace, command: str, runs: int,
                       side_by_side: Sequence[Workspace] = (),
                       tell: Callable[[str], None] = _silent,
-                      seed: int = 1) -> tuple[CheckResult, list[TestRun]]:
+                      seed: int = 1, fresh: FreshSpace | None = None,
+                      ) -> tuple[CheckResult, list[TestRun]]:
     """N runs as trials (run 1 in the project's order, the others reversed or shuffled from
     `seed` where the runner allows), one after another, or side by side in the
     `side_by_side` checkouts; and the runs that decided. Runs side by side that do not all
     pass are run again one after another, which decide: when those pass, the tests interfere
     with each other (a fixed port, a file written in a shared place) and the summary says so.
-    A test that fails in one order and passes in another is repeated in its failing order:
-    failing again, it is named order-dependent."""
+    A test that fails in one order and passes in another is repeated in both, each in a fresh
+    checkout (`fresh`, by name; None: not repeated): doing so again, it is named
+    order-dependent."""
     start = time.monotonic()
     note = ""
     if side_by_side:
@@ -183,7 +195,7 @@ def run_with_outcomes(ws: Workspace, command: str, runs: int,
                          " set parallel = false")
     else:
         found = scheduler.run(_trials([ws], command, runs, seed, "suite-run"))
-    dependent = _order_dependent(ws, found, tell)
+    dependent = _order_dependent(found, fresh, max(len(side_by_side), 1), tell)
     results = [o.run for o in found]
     return judge(results, runs, note, duration_s=time.monotonic() - start,  # wall time
                  orders=[o.order for o in found], order_dependent=dependent), results
@@ -191,10 +203,11 @@ def run_with_outcomes(ws: Workspace, command: str, runs: int,
 
 def judge(results: Sequence[TestRun], runs: int, note: str = "", *,
           duration_s: float = 0.0, orders: Sequence[Order] = (),
-          order_dependent: Mapping[str, Order] | None = None) -> CheckResult:
+          order_dependent: Mapping[str, tuple[Order, Order]] | None = None) -> CheckResult:
     """The check's result from its runs (also the union of shards' runs, in `gate merge`):
     `orders` are the runs' orders (said for a run that did not pass in another order than the
-    project's), `order_dependent` the tests named so, with the order that fails them."""
+    project's), `order_dependent` the tests named so, with an order that fails them and one
+    that passes them."""
     passed = sum(r.passed for r in results)
     worst = next((r for r in results if not r.passed), results[-1])
     summary = f"{passed} of {runs} runs passed"

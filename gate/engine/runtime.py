@@ -24,6 +24,7 @@ from gate.outcomes.runners import pytest as pytest_runner
 from gate.outcomes.testrun import TestRun
 from gate.shards import shares, split
 from gate.shards.spec import Shard
+from gate.trials import kinds
 from gate.trials import order as orders
 from gate.vcs import git
 
@@ -126,9 +127,7 @@ def _compared(change: Change, base: base_run.BaseOutcomes | None, runs: list[Tes
 
 def _side_by_side(change: Change, ws: Workspace, root: str) -> list[Workspace]:
     """A checkout per suite run (the first is the install's), sharing its environment."""
-    extra = [workspace.checkout(change.repo, change.head, os.path.join(root, f"checkout-{i}"))
-             for i in range(2, change.config.runs + 1)]
-    return [ws, *(dataclasses.replace(ws, checkout=path) for path in extra)]
+    return kinds.checkouts(change.repo, change.head, ws, root, change.config.runs)
 
 
 def _install(change: Change, root: str, checkout: str, progress: Progress,
@@ -163,13 +162,14 @@ def _head_split(change: Change, ws: Workspace, command: str) -> split.Split | No
 
 def _shard_suite(shard: Shard, how: split.Split, ws: Workspace, n: int,
                  spaces: list[Workspace], progress: Progress,
-                 runs: list[TestRun], seed: int) -> CheckResult:
+                 runs: list[TestRun], seed: int, fresh: suite.FreshSpace) -> CheckResult:
     """This shard's share of the suite runs (kept in `runs` for the merge); passed with
     nothing to run where no test falls to it."""
     if how.command is None:
         return suite.nothing_to_run(shard, how.how)
     result, done = suite.run_with_outcomes(ws, how.command, n, spaces,
-                                            functools.partial(progress.step, suite.ID), seed)
+                                            functools.partial(progress.step, suite.ID), seed,
+                                            fresh)
     if shares.found_nothing(how, shard, done):
         return suite.nothing_to_run(shard, how.how)
     runs.extend(done)
@@ -192,12 +192,16 @@ def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Pro
     runs: list[TestRun] = []
     seed = orders.seed_of(change.head)
 
+    def fresh(name: str) -> Workspace:
+        return kinds.fresh(change.repo, change.head, tests_ws, root, name)
+
     def run_suite() -> CheckResult:
         if how is not None and change.shard is not None:
             return _shard_suite(change.shard, how, tests_ws, cfg.runs, spaces, progress, runs,
-                                seed)
+                                seed, fresh)
         result, done = suite.run_with_outcomes(ws, command, cfg.runs, spaces,
-                                                functools.partial(progress.step, suite.ID), seed)
+                                                functools.partial(progress.step, suite.ID), seed,
+                                                fresh)
         runs.extend(done)
         return result
 

@@ -13,7 +13,9 @@ from gate.engine.context import Workspace
 from gate.execution import process, site_hooks, workspace
 from gate.outcomes import outcome_cache
 from gate.outcomes.record import Counts, counts_from_json
-from gate.outcomes.testrun import TestRun, run_tests
+from gate.outcomes.testrun import TestRun
+from gate.trials import scheduler
+from gate.trials.trial import Trial
 
 # (directory of its own, checkout) -> the fresh environment to run in
 MakeWorkspace = Callable[[str, str], Workspace]
@@ -82,8 +84,8 @@ def run(repo: str, base_sha: str, root: str, install: Callable[[str], str | None
         if shared is None:
             return BaseOutcomes(None, True, site_hooks=hooks)
         command = shared
-    result = run_tests(ws, command, os.path.join(ws.scratch, "base-outcomes.xml"),
-                       log=ws.log("base-suite"))
+    tests = "shard" if share is not None else "base"
+    result = scheduler.run_one(Trial("base-suite", ws, command, code="base", tests=tests)).run
     outcomes = (BaseOutcomes(None, True, site_hooks=hooks) if nothing(result)
                 else BaseOutcomes(result.counts, result.passed, site_hooks=hooks))
     if cache_key is not None and not result.completed.timed_out:
