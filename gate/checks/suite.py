@@ -19,9 +19,13 @@ from gate.trials.trial import Outcome, Trial
 ID = "suite"
 TITLE = "The whole suite passes every run"
 EXPLANATION = """\
-Runs the test command N times (default 3) on the fresh checkout. A test that fails in every
-run is a failure; a test that fails in some runs and passes in others is flaky, and is named
-with its file, line and pattern ("passed 1 of 3"). Retries never make a failing test green:
+Runs the test command N times (default 3) on fresh checkouts of the head, side by side unless
+`parallel = false`: run 1 in the suite's own order, run 2 reversed, the others shuffled with a
+seed from the head, where the runner allows it (pytest through the gate's plugin, Jest, Vitest,
+go test). A test that fails in every run is a failure; a test that fails in some runs and passes
+in others is flaky, and is named with its file, line and pattern ("passed 1 of 3"); one that
+fails in one order and passes in another, again when both are repeated in fresh checkouts, is
+named order-dependent, with both orders. Retries never make a failing test green:
 every run must pass. Per-test outcomes come from the runner, asked through the environment
 (the command is never edited): pytest writes a JUnit report requested through PYTEST_ADDOPTS,
 go test is made verbose through GOFLAGS, nextest prints every test (NEXTEST_STATUS_LEVEL),
@@ -32,7 +36,8 @@ status must agree with the runner's counts: a run that exits 0 with failures, or
 no test, does not pass.
 
 Resolve: fix the failing test or the code under it; make a flaky test deterministic
-(fixed seeds, no shared state, no real time or network)."""
+(fixed seeds, no shared state, no real time or network); give an order-dependent test the
+state it needs itself (a fixture), and undo what a test changes."""
 
 
 FLAKY = "flaky:"  # how a flaky test's finding starts
