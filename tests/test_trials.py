@@ -327,3 +327,67 @@ def test_head_tests_over_base_and_mutants_run_side_by_side_and_leave_no_trace(
     # each trial had its own temporary directory, beside the run's scratch
     assert sorted(p.name for p in (tmp_path / "root").iterdir() if p.name.startswith("tmp-")) == [
         "tmp-head-tests-over-base", "tmp-mutant-1", "tmp-mutant-2"]
+
+
+# --- Jest and Vitest take the order -----------------------------------------------------------
+
+JEST_TESTS = """\
+const fs = require('node:fs');
+for (const n of ['a', 'b', 'c', 'd', 'e', 'f']) {
+  test(n, () => fs.appendFileSync(process.env.ORDER_LOG, n + '\\n'));
+}
+"""
+
+VITEST_TESTS = """\
+import fs from 'node:fs';
+import { test } from 'vitest';
+for (const n of ['a', 'b', 'c', 'd', 'e', 'f']) {
+  test(n, () => fs.appendFileSync(process.env.ORDER_LOG, n + '\\n'));
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def js_runners(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """jest and vitest from the npm registry, once for this module."""
+    root = tmp_path_factory.mktemp("js-order")
+    (root / "package.json").write_text('{"name": "order", "version": "1.0.0", "private": true}')
+    subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--loglevel=error",
+                    "--cache", str(tmp_path_factory.mktemp("npm-cache")), "jest@29", "vitest@3"],
+                   cwd=root, check=True, stdout=subprocess.DEVNULL)
+    (root / "jest").mkdir()
+    (root / "jest" / "order.test.js").write_text(JEST_TESTS)
+    (root / "vitest").mkdir()
+    (root / "vitest" / "order.test.mjs").write_text(VITEST_TESTS)
+    return root
+
+
+def _js_order(root: Path, runner: str, command: str, how: Order) -> tuple[list[str], Order]:
+    from gate.engine.context import Workspace
+    from gate.execution.environment import clean_env
+    from gate.trials import scheduler
+    from gate.trials.trial import Trial
+
+    log = root / f"{runner}.log"
+    log.unlink(missing_ok=True)
+    scratch = root / f"{runner}-scratch"
+    scratch.mkdir(exist_ok=True)
+    ws = Workspace(str(root / runner), str(scratch), {**clean_env(), "ORDER_LOG": str(log)}, 180)
+    done = scheduler.run_one(Trial(f"{runner}-order", ws, command, order=how))
+    assert done.run.passed, done.run.completed.output
+    return log.read_text().split(), done.order
+
+
+@pytest.mark.slow  # jest and vitest from the npm registry
+@pytest.mark.parametrize(("runner", "command"), [("jest", "npx jest"),
+                                                 ("vitest", "npx vitest run")])
+def test_jest_and_vitest_run_shuffled_by_the_seed(js_runners: Path, runner: str,
+                                                  command: str) -> None:
+    own, kept = _js_order(js_runners, runner, command, order.PROJECT)
+    assert (own, kept) == (list("abcdef"), order.PROJECT)
+    shuffled, used = _js_order(js_runners, runner, command, Order("shuffled", 12345))
+    assert used == Order("shuffled", 12345)
+    assert sorted(shuffled) == own and shuffled != own
+    assert _js_order(js_runners, runner, command, Order("shuffled", 12345))[0] == shuffled
+    # they cannot reverse: run 2's order is a shuffle for them
+    assert _js_order(js_runners, runner, command, Order("reversed"))[1] == Order("shuffled", 1)
