@@ -391,3 +391,20 @@ def test_jest_and_vitest_run_shuffled_by_the_seed(js_runners: Path, runner: str,
     assert _js_order(js_runners, runner, command, Order("shuffled", 12345))[0] == shuffled
     # they cannot reverse: run 2's order is a shuffle for them
     assert _js_order(js_runners, runner, command, Order("reversed"))[1] == Order("shuffled", 1)
+
+
+def test_an_order_dependent_test_is_its_own_row_of_the_tests_to_look_at() -> None:
+    from gate.models import CheckResult, Finding, Report
+    from gate.report.tests_table import rows
+
+    dependent = Finding("tests/test_s.py", 8, "test-failed",
+                        "order-dependent: tests/test_s.py::test_second fails in reversed order "
+                        "and passes in the project's order, also when both are repeated in "
+                        "fresh checkouts (failed in 1 of 3 runs)", "error")
+    failing = Finding("tests/test_x.py", 3, "test-failed",
+                      "tests/test_x.py::test_x failed in 3 of 3 runs", "error")
+    report = Report("fail", "b" * 40, "a" * 40, 1.0, (CheckResult(
+        "suite", "The whole suite passes every run", "failed", True, "1 of 3 runs passed",
+        findings=(dependent, failing)),))
+    assert [(r.kind, r.finding.path) for r in rows(report)] == [
+        ("order-dependent", "tests/test_s.py"), ("failing", "tests/test_x.py")]

@@ -1,7 +1,8 @@
-"""The tests a reviewer must look at, as one markdown table: the failing ones, the flaky ones,
-the base's tests that fail on the head, and the tests that no longer run (removed, not
-collected, or newly skipped); each linked to its line. Findings allowed with a reason
-(notices) are not rows. And the test counts, against the base's when they are known.
+"""The tests a reviewer must look at, as one markdown table: the failing ones, the flaky and
+the order-dependent ones, the base's tests that fail on the head, and the tests that no
+longer run (removed, not collected, or newly skipped); each linked to its line. Findings
+allowed with a reason (notices) are not rows. And the test counts, against the base's when
+they are known.
 
 They are read from the findings (the JSON contract), so the same table comes out of `gate run`
 and of `gate publish --report FILE`. A removed test's line is the base's: its link is to the
@@ -23,6 +24,7 @@ _KINDS = (  # (check id, rule or None for any, kind shown), in the order of the 
     ("skip-markers", None, "skipped"),
 )
 FLAKY = "flaky"
+ORDER_DEPENDENT = "order-dependent"
 MAX_ROWS = 100
 MINUS = "\N{MINUS SIGN}"  # as GitHub shows a diff's counts
 
@@ -49,13 +51,23 @@ def is_flaky(finding: Finding) -> bool:
     return finding.rule == "test-failed" and finding.message.startswith(suite.FLAKY)
 
 
+def is_order_dependent(finding: Finding) -> bool:
+    return finding.rule == "test-failed" and finding.message.startswith(suite.ORDER_DEPENDENT)
+
+
+def _kind(finding: Finding, kind: str) -> str:
+    if is_flaky(finding):
+        return FLAKY
+    return ORDER_DEPENDENT if is_order_dependent(finding) else kind
+
+
 def rows(report: Report) -> list[Row]:
     found: list[Row] = []
     for check_id, rule, kind in _KINDS:
         for check in report.checks:
             if check.id != check_id:
                 continue
-            found += [Row(FLAKY if is_flaky(f) else kind, f, check_id == "tests-removed")
+            found += [Row(_kind(f, kind), f, check_id == "tests-removed")
                       for f in check.findings
                       if rule in (None, f.rule) and f.severity != "notice"]
     return sorted(found, key=lambda r: r.kind == FLAKY)  # flaky after the failing
