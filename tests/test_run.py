@@ -167,13 +167,21 @@ def test_a_suite_that_times_out_names_the_limit_its_key_and_the_test_running(
     hang = "import time\n\n\ndef test_quick():\n    pass\n\n\ndef test_hang():\n" \
            "    time.sleep(120)\n"
     repo, _, _ = make_change(tmp_path / "r", project(), {"tests/test_hang.py": hang})
-    _, report = gate_run(capsys, repo.path, "--runs", "3", "--timeout", "4")
+    _, report = gate_run(capsys, repo.path, "--runs", "3", "--timeout", "4", "--no-parallel")
     suite = check(report, "suite")
     assert suite["status"] == "timeout"
     assert suite["summary"].endswith(
         "(run 1: timed out at 4s, the limit (`timeout` in [tool.gate], or --timeout), while "
         "running tests/test_hang.py::test_hang; no more runs made: a run that hangs would hang "
         "again)"), suite["summary"]
+    # side by side (the default) the runs hang at once, and are not made again one after
+    # another: the gate waits for one time limit, not two
+    _, report = gate_run(capsys, repo.path, "--runs", "3", "--timeout", "4")
+    suite = check(report, "suite")
+    assert suite["status"] == "timeout"
+    assert suite["summary"].startswith("0 of 3 runs passed")
+    assert "(run 1: timed out at 4s, the limit" in suite["summary"]
+    assert "side by side" not in suite["summary"]
 
 
 def test_the_users_tree_is_left_exactly_as_it_was(

@@ -179,8 +179,9 @@ def run_with_outcomes(ws: Workspace, command: str, runs: int,
     """N runs as trials (run 1 in the project's order, the others reversed or shuffled from
     `seed` where the runner allows), one after another, or side by side in the
     `side_by_side` checkouts; and the runs that decided. Runs side by side that do not all
-    pass are run again one after another, which decide: when those pass, the tests interfere
-    with each other (a fixed port, a file written in a shared place) and the summary says so.
+    pass (and did not hang) are run again one after another, which decide: when those pass,
+    the tests interfere with each other (a fixed port, a file written in a shared place) and
+    the summary says so.
     A test that fails in one order and passes in another is repeated in both, each in a fresh
     checkout (`fresh`, by name; None: not repeated): doing so again, it is named
     order-dependent."""
@@ -190,7 +191,8 @@ def run_with_outcomes(ws: Workspace, command: str, runs: int,
         tell(f"{len(side_by_side)} runs side by side")
         found = scheduler.run(_trials(side_by_side, command, runs, seed, "suite-side-by-side"),
                               at_once=len(side_by_side))
-        if not all(o.run.passed for o in found):
+        hung = any(o.run.completed.timed_out or o.run.completed.not_found for o in found)
+        if not hung and not all(o.run.passed for o in found):  # a hang would hang again
             together = sum(o.run.passed for o in found)
             tell("again one after another")
             found = scheduler.run(_trials([ws], command, runs, seed, "suite-run"))
