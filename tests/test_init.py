@@ -92,6 +92,7 @@ def test_init_adds_config_workflow_and_hooks_keeping_every_line(
     repo = _repo(tmp_path, {"pyproject.toml": PYPROJECT, ".pre-commit-config.yaml": CONFIG,
                             ".github/workflows/ci.yml": CI})
     code, out, _ = _init(repo, capsys)
+    out = "".join(line for line in out.splitlines(keepends=True) if "placeholder" not in line)
     assert (code, out) == (0, "gate init: updated pyproject.toml\n"
                               "gate init: wrote .github/workflows/gate.yml\n"
                               "gate init: updated .pre-commit-config.yaml\n"
@@ -343,3 +344,22 @@ def test_the_action_page_shows_the_workflow_gate_init_shards_writes(
     shown = "".join(row[4:] + "\n" for row in ("    " + block).splitlines())
     assert shown.replace("<the commit of v0.1.0>", "0" * 40) == (
         repo.path / ".github/workflows/gate.yml").read_text()
+
+
+def test_init_says_which_lines_it_wrote_are_placeholders_before_the_release(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = Repo(tmp_path / "r")
+    repo.commit({"pyproject.toml": "[project]\nname = 'x'\n"})
+    assert cli.main(["init", "--repo", str(repo.path)]) == 0
+    said = [line for line in capsys.readouterr().out.splitlines() if "placeholder" in line]
+    workflow = (repo.path / ".github/workflows/gate.yml").read_text().splitlines()
+    line = next(i for i, text in enumerate(workflow, 1) if "uses: OWNER/gate@" in text)
+    assert said == [
+        f"gate init: placeholder at .github/workflows/gate.yml:{line} (this gate is not "
+        "released yet): put the repository and commit of the gate your workflow uses (your "
+        "fork, or a copy in the repository: uses: ./path) there",
+        "gate init: placeholder at .pre-commit-config.yaml:3 (this gate is not released yet): "
+        "put the URL of the gate's repository you use (your fork), or replace the entry with "
+        "the README's `repo: local` hooks there",
+        "gate init: placeholder at .pre-commit-config.yaml:4 (this gate is not released yet): "
+        "put a tag or commit of that repository there"]

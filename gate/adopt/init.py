@@ -12,7 +12,7 @@ import sys
 from typing import Any
 
 from gate import toml
-from gate.adopt import git_hooks, hook_config, propose, toml_edit, workflow_file
+from gate.adopt import git_hooks, hook_config, propose, release, toml_edit, workflow_file
 from gate.errors import GateError
 from gate.execution import workspace
 
@@ -118,6 +118,10 @@ def main(repo: str, *, dry_run: bool = False, force: bool = False,
     for edit in found:
         write(root, edit)
         print(f"gate init: {'wrote' if edit.old is None else 'updated'} {edit.path}")
+    for edit in found:
+        for number, what in release.placeholders(edit.new):
+            print(f"gate init: placeholder at {edit.path}:{number} (this gate is not released "
+                  f"yet): put {what} there")
     if plain_hooks:
         for path in git_hooks.install(root, force):
             print(f"gate init: wrote the git hook {os.path.relpath(path, root)}")
