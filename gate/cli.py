@@ -29,6 +29,9 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--base", required=True, help="the base ref (branch, tag, SHA)")
     parser.add_argument("--head", default="HEAD", help="the head ref (default: HEAD)")
     parser.add_argument("--repo", default=".", help="the repository (default: current dir)")
+    parser.add_argument("--upgrade", action="append", default=[], metavar="NAME==VERSION",
+                        help="the change upgrades this package: every manifest range naming "
+                        "it must admit VERSION (diff-policy); repeatable")
     _add_output(parser)
 
 
@@ -264,7 +267,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if left_out:
         print(f"gate: note: {left_out}", file=sys.stderr)
     options = runner.Options(base=args.base, head=args.head, repo=args.repo, strict=args.strict,
-                             config=args.config)
+                             config=args.config, upgrades=tuple(args.upgrade))
     if args.command == "scan":
         if args.staged and args.head != "HEAD":
             raise GateError("--staged judges the index against HEAD: drop --head")
@@ -279,6 +282,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         install=args.install, test=args.test, runs=args.runs, timeout=args.timeout,
         parallel=args.parallel, cache=args.cache, config=args.config,
         isolation=args.isolation, logs=args.logs, shard=args.shard, durations=args.durations,
+        upgrades=tuple(args.upgrade),
         protect=tuple(protected.report_directory(args.report)) if args.report else ())
     if args.durations and not args.shard:
         raise GateError("--durations balances shards: it goes with --shard I/N")

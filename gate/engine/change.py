@@ -5,7 +5,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from gate.checks import registry, user
+from gate.checks import registry, upgrade_policy, user
 from gate.engine import config as gate_config
 from gate.engine.context import DiffContext
 from gate.execution import workspace
@@ -35,6 +35,7 @@ class Options:
     protect: tuple[str, ...] = ()  # more paths the judged code may not write (the report's)
     shard: str | None = None  # "I/N": this run's share of the tests (`gate run --shard`)
     durations: str | None = None  # a JSON file of test seconds that balances the shards
+    upgrades: tuple[str, ...] = ()  # NAME==VERSION: packages the change must upgrade
 
 
 @dataclasses.dataclass(frozen=True)
@@ -67,6 +68,8 @@ def prepare(options: Options) -> Change:
     head = git.resolve_commit(repo, "HEAD" if options.staged else options.head)
     fork = git.merge_base(repo, base, head)
     cfg = gate_config.load(repo, base, options.config)
+    for target in options.upgrades:
+        upgrade_policy.parse_target(target)  # a malformed one is exit 2 before anything runs
     overrides: dict[str, Any] = {
         "install": options.install, "test": options.test, "runs": options.runs,
         "timeout": options.timeout, "strict": options.strict, "parallel": options.parallel,
@@ -77,11 +80,12 @@ def prepare(options: Options) -> Change:
     user.validate(cfg.checks, registry.ORDER, cfg.source)
     if options.staged:  # the index is the head; the report names it "index"
         files = diff.staged_files(repo, fork)
-        return Change(repo, base, "index", cfg, DiffContext(repo, fork, git.INDEX, cfg, files))
+        return Change(repo, base, "index", cfg,
+                      DiffContext(repo, fork, git.INDEX, cfg, files, options.upgrades))
     files = diff.changed_files(repo, fork, head)
     # Each matrix job has its own shard: a flag (and Action input), not a key of the config
     # that every job reads alike.
     shard = spec.parse(options.shard) if options.shard else None
     seconds = _seconds(options, cfg, base) if shard else {}
-    return Change(repo, base, head, cfg, DiffContext(repo, fork, head, cfg, files), shard,
-                  seconds)
+    return Change(repo, base, head, cfg, DiffContext(repo, fork, head, cfg, files,
+                                                     options.upgrades), shard, seconds)

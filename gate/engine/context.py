@@ -22,6 +22,7 @@ class DiffContext:
     head: str  # the new side: a commit SHA, or "" for the index (`gate scan --staged`)
     config: Config
     files: list[ChangedFile]
+    upgrades: tuple[str, ...] = ()  # `--upgrade NAME==VERSION`: what the change must upgrade
     _blobs: dict[tuple[str, str], bytes | None] = dataclasses.field(default_factory=dict)
     _rules: dict[str, tuple[attributes.Rule, ...]] = dataclasses.field(default_factory=dict)
     _sources: dict[str, Source | None] = dataclasses.field(default_factory=dict)
