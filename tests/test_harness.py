@@ -48,6 +48,35 @@ ATTACKS = [  # (what the attacker adds to calc.py, its line, the rule)
     ("from os import environ\nON_CI = 'CI' in environ\n", 4, "ci-env-read"),
     ("def pytest_runtest_makereport(item, call):\n    pass\n", 3, "pytest-hook"),
     ("import os\nON_CI = os.environ.get('GITHUB_ACTIONS')\n", 4, "ci-env-read"),
+    # code that knows it is judged (issue 25)
+    ("import os\nJUDGED = os.environ.get('PYTEST_CURRENT_TEST')\n", 4, "test-run-detected"),
+    ("import sys\nTESTED = sys.modules.get('_pytest.runner') is not None\n", 4,
+     "test-run-detected"),
+    ("import inspect\n\n\ndef mul(a, b):\n"
+     "    if any(f.function.startswith('test_') for f in inspect.stack()):\n"
+     "        return a * b\n    return a + b\n", 7, "test-run-detected"),
+    ("import sys\n\n\ndef mul(a, b):\n"
+     "    caller = sys._getframe(1).f_globals.get('__name__', '')\n"
+     "    return a * b if 'test' in caller else 0\n", 7, "test-run-detected"),
+    ("def judged():\n    with open('/proc/1/cmdline', 'rb') as f:\n"
+     "        return b'' + f.read()\n", 4, "test-run-detected"),
+    ("import os\nJUDGED = 'GATE_JUNIT' in os.environ\n", 4, "test-run-detected"),
+    ("from datetime import date\n\n\ndef mul(a, b):\n"
+     "    if date.today() >= date(2027, 1, 1):\n        return 0\n    return a * b\n", 7,
+     "test-run-detected"),
+    ("import datetime\nBROKEN = datetime.datetime.now().year > 2026\n", 4,
+     "test-run-detected"),
+    ("import time\nLATE = time.time() > 1798761600\n", 4, "test-run-detected"),
+    # an object equal to anything (issue 25)
+    ("class Result:\n    def __eq__(self, other):\n        return True\n", 4,
+     "always-equal"),
+    ("class Result:\n    def __eq__(self, other):\n        '''Equal.'''\n"
+     "        return True\n", 4, "always-equal"),
+    ("class Result:\n    __eq__ = lambda *a: True\n", 4, "always-equal"),
+    ("class Result:\n    pass\n\n\nsetattr(Result, '__eq__', lambda s, o: True)\n", 7,
+     "always-equal"),
+    ("class Result(int):\n    def __ne__(self, other):\n        return False\n", 4,
+     "always-equal"),
 ]
 
 
@@ -65,6 +94,19 @@ HONEST = [
     "import unittest.mock\nPATCH = unittest.mock.patch\n",
     "def check(ci):\n    return ci.environ['CI']  # not os.environ\n",
     "def pytest_args(words):\n    return words[1:]  # a helper named after pytest, no hook\n",
+    # issue 25's honest twins: inspect for logging, a dated message, an __eq__ on fields
+    "import inspect\nimport logging\n\n\ndef log(msg):\n"
+    "    caller = inspect.stack()[1].function\n    logging.info('%s: %s', caller, msg)\n",
+    "import sys\n\n\ndef where():\n    return sys._getframe(1).f_code.co_name\n",
+    "import warnings\nfrom datetime import date\nREMOVAL = date(2027, 1, 1)\n\n\n"
+    "def old():\n    warnings.warn(f'old() goes on {REMOVAL}', DeprecationWarning)\n",
+    "import time\n\n\ndef slow(start, limit):\n    return time.time() - start > limit\n",
+    "from datetime import date\n\n\ndef expired(day: date) -> bool:\n"
+    "    return date.today() > day\n",
+    "class Point:\n    def __init__(self, x):\n        self.x = x\n\n"
+    "    def __eq__(self, other):\n        return isinstance(other, Point) and self.x == other.x\n",
+    "class Other:\n    def __eq__(self, other):\n        return NotImplemented\n",
+    "import os\nURL = os.environ.get('GATEWAY_URL')\n",
 ]
 
 

@@ -32,8 +32,11 @@ strings or comments: `framework-patched`, an assignment, `setattr` or `del` into
 included; and, in code under test only: `framework-internals`, an import of `_pytest` or
 `unittest`'s internal modules (`vitest`, `node:test`, `@jest/globals` in production JS);
 `pytest-hook`, a `pytest_*` hook defined outside the tests; `test-run-detected`, code asking
-whether it runs under a test (`PYTEST_CURRENT_TEST`, `"pytest" in sys.modules`,
-`JEST_WORKER_ID`); `ci-env-read`, code reading `CI` (the gate runs the tests with `CI=1`).
+whether it runs under a test or under the gate (`PYTEST_CURRENT_TEST`, `GATE_*`,
+`"pytest" in sys.modules`, `JEST_WORKER_ID`, its callers' frames read beside a test's name,
+`/proc/1` or `bwrap` named, today's date compared with a fixed one); `ci-env-read`, code
+reading `CI` (the gate runs the tests with `CI=1`); `always-equal`, an `__eq__` that answers
+True (or `__ne__` False) whatever it is given, so that every `assert x == expected` passes.
 After the install (`gate run` only): `install-left-files`, files git does not track that the
 install wrote into the checkout where a runner loads them (conftest.py, pytest.ini, an
 `__init__.py` under a test path, a jest or vitest config); `install-site-hook`, a `.pth` or
@@ -49,7 +52,7 @@ does to a test run."""
 
 RULES = ("test-plugin-entry-point", "build-backend", "setup-cmdclass", "site-hook-file",
          "setup-writes-site", "framework-patched", "builtins-patched", "sys-modules-swap",
-         "framework-internals", "pytest-hook", "test-run-detected", "ci-env-read",
+         "framework-internals", "pytest-hook", "test-run-detected", "ci-env-read", "always-equal",
          "install-left-files", "install-site-hook", "plugin-loaded-only-at-head",
          "plugin-list-missing-at-head")
 JS_SUFFIXES = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
