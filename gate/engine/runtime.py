@@ -10,7 +10,7 @@ import os
 import time
 
 from gate.checks import base_tests, install, registry, suite, user
-from gate.checks.harness import leftovers, loaded_plugins
+from gate.checks.harness import fingerprint, leftovers, loaded_plugins
 from gate.engine import background, redact
 from gate.engine.change import Change
 from gate.engine.context import Workspace
@@ -210,6 +210,8 @@ def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Pro
     base = beside.result() if beside is not None else outcomes()
     left.extend(loaded_plugins.compare(base.counts if base else None, [r.counts for r in runs],
                                        ws.checkout, git.ls_files(change.repo, change.head)))
+    left.extend(fingerprint.compare(base.counts if base else None, [r.counts for r in runs],
+                                    ws.checkout))
     if change.shard is None:
         found = _compared(change, base, runs, results)
         _base_tests_and_user_checks(change, ws, command, progress, results)

@@ -45,7 +45,14 @@ code, not installed as a file), or that a package only the head's install brough
 `plugin-loaded-only-at-head`, a pytest plugin the head's test runs loaded and the base's run
 did not (a dependency's entry point, a module a conftest or a `-p` option pulls in), pinned
 where the head names it; `plugin-list-missing-at-head`, a head whose pytest sessions left no
-list of their plugins where the base's did. A library that is
+list of their plugins where the base's did; `framework-changed-in-run`, a part of pytest's
+report and call machinery (TestReport, CallInfo, runtestprotocol, the JUnit and terminal
+reporters), pluggy's hook calling, unittest's TestCase or TestResult, or `AssertionError`
+that the gate's fingerprint, taken when pytest loads its plugin and again when the session
+ends, found replaced, or found to be code of the checkout (a script that patched before
+`pytest.main()`), and the base's run did not: found by what the objects are, however the
+patch is spelt (names built at run time, a folder named `_pytest`, bytecode only), pinned
+where the replacement is defined. A library that is
 itself a pytest plugin, with its entry point unchanged, raises nothing. Resolve it by removing
 the hook, or explain in the pull request why the tests need it; a reviewer must read what it
 does to a test run."""
@@ -54,7 +61,7 @@ RULES = ("test-plugin-entry-point", "build-backend", "setup-cmdclass", "site-hoo
          "setup-writes-site", "framework-patched", "builtins-patched", "sys-modules-swap",
          "framework-internals", "pytest-hook", "test-run-detected", "ci-env-read", "always-equal",
          "install-left-files", "install-site-hook", "plugin-loaded-only-at-head",
-         "plugin-list-missing-at-head")
+         "plugin-list-missing-at-head", "framework-changed-in-run")
 JS_SUFFIXES = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
 TEST_DIRS = ("tests", "test", "testing", "__tests__", "spec", "e2e")
 RUNNER_CONFIGS = ("jest.", "vitest.", "playwright.", "karma.", ".mocharc", "ava.")
