@@ -4,6 +4,7 @@ case is a real repository (base and head commits) scanned by the check."""
 from __future__ import annotations
 
 import os
+import py_compile
 import subprocess
 import sys
 from pathlib import Path
@@ -195,3 +196,56 @@ def test_site_hooks_installed_as_files_that_the_base_did_not_have(tmp_path: Path
     assert [(f.path, f.rule) for f in leftovers.new_since_base(env, before, base)] == [
         ("site-packages/boot.pth", "install-site-hook")]
     assert leftovers.new_since_base(env, before, None) == []
+
+
+def _found_with_bytes(tmp_path: Path, files: dict[str, str | None],
+                      blobs: dict[str, bytes]) -> list[tuple[str, int, str]]:
+    """As `_found`, with binary files written into the head commit."""
+    repo, base, _ = make_change(tmp_path / "repo", {"calc.py": CALC}, files)
+    for rel, blob in blobs.items():
+        (repo.path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo.path / rel).write_bytes(blob)
+    repo.git("add", "-f", *blobs)
+    repo.git("commit", "-q", "--amend", "--no-edit")
+    head = repo.git("rev-parse", "HEAD").strip()
+    ctx = DiffContext(str(repo.path), base, head, config.Config(),
+                      diff.changed_files(str(repo.path), base, head))
+    return [(f.path, f.line, f.rule) for f in harness.run(ctx).findings]
+
+
+def _pyc(tmp_path: Path, source: str,
+         mode: py_compile.PycInvalidationMode = py_compile.PycInvalidationMode.TIMESTAMP,
+         ) -> bytes:
+    src, out = tmp_path / "src.py", tmp_path / "out.pyc"
+    src.write_text(source)
+    py_compile.compile(str(src), cfile=str(out), doraise=True, invalidation_mode=mode)
+    return out.read_bytes()
+
+
+PATCH = "import builtins\nbuiltins.AssertionError = Exception\n"
+
+
+def test_bytecode_without_its_source_is_flagged(tmp_path: Path) -> None:
+    blobs = {"speedups.pyc": _pyc(tmp_path, PATCH)}
+    assert _found_with_bytes(tmp_path, {"calc.py": "import speedups\n" + CALC}, blobs) == [
+        ("speedups.pyc", 1, "binary-python")]
+
+
+def test_bytecode_compiled_from_other_source_is_flagged(tmp_path: Path) -> None:
+    unchecked = _pyc(tmp_path, PATCH, py_compile.PycInvalidationMode.UNCHECKED_HASH)
+    blobs = {"__pycache__/calc.cpython-311.pyc": unchecked}
+    assert _found_with_bytes(tmp_path, {"calc.py": CALC + "# faster\n"}, blobs) == [
+        ("__pycache__/calc.cpython-311.pyc", 1, "binary-python")]
+
+
+def test_an_extension_module_is_flagged(tmp_path: Path) -> None:
+    blobs = {"calc.cpython-311-x86_64-linux-gnu.so": b"\x7fELF\x02\x01\x01" + bytes(64)}
+    assert _found_with_bytes(tmp_path, {}, blobs) == [
+        ("calc.cpython-311-x86_64-linux-gnu.so", 1, "binary-python")]
+
+
+def test_bytecode_compiled_from_its_committed_source_raises_nothing(tmp_path: Path) -> None:
+    source = CALC + "# faster\n"
+    checked = _pyc(tmp_path, source, py_compile.PycInvalidationMode.CHECKED_HASH)
+    blobs = {"__pycache__/calc.cpython-311.pyc": checked, "logo.png": b"\x89PNG\r\n" + bytes(9)}
+    assert _found_with_bytes(tmp_path, {"calc.py": source}, blobs) == []

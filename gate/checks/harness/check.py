@@ -5,7 +5,7 @@ from __future__ import annotations
 import posixpath
 
 from gate.checks.common import from_findings
-from gate.checks.harness import js_reach, packaging, python_reach
+from gate.checks.harness import bytecode, js_reach, packaging, python_reach
 from gate.engine.context import DiffContext
 from gate.lang import testfiles
 from gate.models import CheckResult, Finding
@@ -23,8 +23,10 @@ package (`[project.entry-points.pytest11]`, Poetry and Flit plugin tables, setup
 environment; `build-backend`, a changed build backend or in-tree `backend-path`; `setup-cmdclass`,
 a new or changed setup.py install command; `site-hook-file`, a `.pth`, `sitecustomize.py` or
 `usercustomize.py` file, run at every interpreter start; `setup-writes-site`, setup.py code that
-names `.pth` files or site-packages. Code reaching into a test framework, read as code, never in
-strings or comments: `framework-patched`, an assignment, `setattr` or `del` into pytest,
+names `.pth` files or site-packages; `binary-python`, a `.pyc` without its source beside it or
+not compiled from it, or a compiled extension (`.so`, `.pyd`, imported before a `.py` of the
+same name): what runs is not in the diff. Code reaching into a test framework, read as code,
+never in strings or comments: `framework-patched`, an assignment, `setattr` or `del` into pytest,
 `_pytest`, `unittest` or `pluggy` (or, in JavaScript and TypeScript production code, a touch of
 `jest.*`, `vi.*` or a runner global); `builtins-patched`, into `builtins` or `__builtins__`
 (rebinding `AssertionError`); `sys-modules-swap`, a test or framework module replaced in
@@ -58,8 +60,9 @@ the hook, or explain in the pull request why the tests need it; a reviewer must 
 does to a test run."""
 
 RULES = ("test-plugin-entry-point", "build-backend", "setup-cmdclass", "site-hook-file",
-         "setup-writes-site", "framework-patched", "builtins-patched", "sys-modules-swap",
-         "framework-internals", "pytest-hook", "test-run-detected", "ci-env-read", "always-equal",
+         "setup-writes-site", "binary-python", "framework-patched", "builtins-patched",
+         "sys-modules-swap", "framework-internals", "pytest-hook", "test-run-detected",
+         "ci-env-read", "always-equal",
          "install-left-files", "install-site-hook", "plugin-loaded-only-at-head",
          "plugin-list-missing-at-head", "framework-changed-in-run")
 JS_SUFFIXES = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
@@ -119,11 +122,23 @@ def _file(ctx: DiffContext, f: ChangedFile) -> list[Finding]:
     return found
 
 
+def _bytecode(ctx: DiffContext) -> list[Finding]:
+    """`binary-python`: compiled Python the change adds or changes."""
+    compiled = [f.path for f in ctx.files if f.status != "deleted" and not f.symlink
+                and bytecode.is_binary_python(f.path) and not ctx.is_vendored(f.path)]
+    if not compiled:
+        return []
+    blobs = ctx.read(ctx.head, compiled)
+    sources = ctx.read(ctx.head, [bytecode.source_of(p) for p in compiled])
+    found = ((p, bytecode.problem(p, blobs.get(p), sources)) for p in compiled)
+    return [Finding(p, 1, "binary-python", why, "error") for p, why in found if why]
+
+
 def run(ctx: DiffContext) -> CheckResult:
     files = [f for f in ctx.files if f.status != "deleted" and not f.binary and not f.symlink
              and not ctx.is_generated(f.path)]
     ctx.read(ctx.head, [f.path for f in files])
-    findings = [finding for f in files for finding in _file(ctx, f)]
+    findings = [finding for f in files for finding in _file(ctx, f)] + _bytecode(ctx)
     return from_findings(ID, TITLE, findings, clean="nothing outside the tests changes how "
                          "they run", found="{n} change(s) outside the tests that can change "
                          "how they run")
