@@ -155,6 +155,24 @@ def test_ini_option_changed(tmp_path: Path, path: str, base: str, head: str, lin
     assert _found(_run(tmp_path, {path: base}, {path: head})) == [(path, line, rule)]
 
 
+# --- pytest.toml (pytest 9) ------------------------------------------------------------------
+
+def test_pytest_toml_pythonpath_putting_a_shim_first_is_flagged(tmp_path: Path) -> None:
+    head = '[pytest]\ntestpaths = ["tests"]\npythonpath = ["shim", "."]\n'
+    result = _run(tmp_path, {"pytest.toml": '[pytest]\ntestpaths = ["tests"]\n'},
+                  {"pytest.toml": head, "shim/calc.py": "def add(a, b):\n    return 5\n"})
+    assert _found(result) == [("pytest.toml", 3, "pytest-config")]
+    assert "pythonpath" in _messages(result)[0]
+
+
+def test_a_new_dot_pytest_toml_is_flagged_and_a_comment_is_not(tmp_path: Path) -> None:
+    assert _found(_run(tmp_path, {}, {".pytest.toml": '[pytest]\naddopts = ["-x"]\n'})) == [
+        (".pytest.toml", 2, "pytest-config")]
+    same = '[pytest]\n# the tests\ntestpaths = ["tests"]\n'
+    assert _found(_run(tmp_path / "2", {"pytest.toml": '[pytest]\ntestpaths = ["tests"]\n'},
+                       {"pytest.toml": same})) == []
+
+
 def test_ini_message_shows_old_and_new(tmp_path: Path) -> None:
     result = _run(tmp_path, {"pytest.ini": "[pytest]\naddopts = -ra\n"},
                   {"pytest.ini": "[pytest]\naddopts = -ra -x\n"})

@@ -28,20 +28,21 @@ ID = "check-config"
 TITLE = "Checks not weakened"
 EXPLANATION = """\
 Flags changes to what decides how the code is checked: pytest, mypy, ruff, coverage and flake8
-options (pyproject.toml, pytest.ini, tox.ini, setup.cfg, .coveragerc), what runs the tests (tox in
-tox.ini, setup.cfg or `[tool.tox]`, hatch environments, pdm scripts, poe tasks, nox sessions'
-`session.run` commands, Cargo.toml's `autotests`, `test = false` and `[[test]]` `harness` switches:
-rules `tox-config`, `hatch-config`, `pdm-scripts`, `poe-tasks`, `nox-session`, `cargo-test`),
-package.json test, build and lint scripts and every script they run, Jest/Vitest/Mocha/Playwright
-configs, tsconfig strictness, the `test` and `check` recipes of a Makefile, justfile or
-Taskfile.yml (and of any target that runs a test runner, such as `go test` with its flags),
-pre-commit hooks removed or narrowed, conftest.py hooks that change collection or reporting, CI
-workflows (a job or step removed, continue-on-error, a new `if:`, a changed `run:`), the gate's own
-step in a workflow (its inputs, continue-on-error, its removal: rule `gate-step`) and the gate's
-own config. Files are compared as parsed data, so reformatting raises nothing and each finding
-shows the old and the new value. A reviewer cares because the easiest way to make checks pass is to
-check less. Resolve it by reverting the change, or by explaining in the pull request why the new
-setting is right; changes to the gate's config only take effect once merged."""
+options (pyproject.toml, pytest.toml, pytest.ini, tox.ini, setup.cfg, .coveragerc), what runs
+the tests (tox in tox.ini, setup.cfg or `[tool.tox]`, hatch environments, pdm scripts, poe
+tasks, nox sessions' `session.run` commands, Cargo.toml's `autotests`, `test = false` and
+`[[test]]` `harness` switches: rules `tox-config`, `hatch-config`, `pdm-scripts`, `poe-tasks`,
+`nox-session`, `cargo-test`), package.json test, build and lint scripts and every script they
+run, Jest/Vitest/Mocha/Playwright configs, tsconfig strictness, the `test` and `check` recipes
+of a Makefile, justfile or Taskfile.yml (and of any target that runs a test runner, such as `go
+test` with its flags), pre-commit hooks removed or narrowed, conftest.py hooks that change
+collection or reporting, CI workflows (a job or step removed, continue-on-error, a new `if:`, a
+changed `run:`), the gate's own step in a workflow (its inputs, continue-on-error, its removal:
+rule `gate-step`) and the gate's own config. Files are compared as parsed data, so reformatting
+raises nothing and each finding shows the old and the new value. A reviewer cares because the
+easiest way to make checks pass is to check less. Resolve it by reverting the change, or by
+explaining in the pull request why the new setting is right; changes to the gate's config only
+take effect once merged."""
 
 MAKEFILES = ("Makefile", "makefile", "GNUmakefile")
 JUSTFILES = ("justfile", "Justfile", ".justfile")
@@ -78,6 +79,8 @@ def handler_for(path: str, paths: Callable[[], list[str]] = list,
         return None
     by_name: dict[str, Handler] = {
         "pyproject.toml": _python(toml.loads, python_config_diff.pyproject),
+        "pytest.toml": _python(toml.loads, python_config_diff.pytest_toml),
+        ".pytest.toml": _python(toml.loads, python_config_diff.pytest_toml),
         "package.json": handlers.parsed(handlers.json_object, handlers.package_json),
         "conftest.py": handlers.conftest,
         ".pre-commit-config.yaml": handlers.precommit(paths),

@@ -1,5 +1,6 @@
-"""Python tool configuration compared as parsed data: pyproject.toml tool tables, ini files
-(pytest.ini, tox.ini, setup.cfg, mypy.ini, .flake8, .coveragerc) and the gate's own .gate.toml."""
+"""Python tool configuration compared as parsed data: pyproject.toml tool tables, pytest.toml,
+ini files (pytest.ini, tox.ini, setup.cfg, mypy.ini, .flake8, .coveragerc) and the gate's own
+.gate.toml."""
 from __future__ import annotations
 
 import posixpath
@@ -33,6 +34,14 @@ def pyproject(path: str, base: Table, head: Table, new: str) -> list[RuledWeaken
             out.append((line, rule, f"[{table}] {ch.key}: {show(ch.old)} -> "
                                 f"{show(ch.new)}; {note}"))
     return out
+
+
+def pytest_toml(path: str, base: Table, head: Table, new: str) -> list[RuledWeakening]:
+    """pytest.toml and .pytest.toml (pytest 9): the `[pytest]` table."""
+    return [(config_diff.toml_line(new, "pytest", ch.key), "pytest-config",
+             f"[pytest] {ch.key}: {show(ch.old)} -> {show(ch.new)}; {WEAKEN_NOTE}")
+            for ch in config_diff.changes(config_diff.dig(base, "pytest"),
+                                          config_diff.dig(head, "pytest"))]
 
 
 def gate_toml(path: str, base: Table, head: Table, new: str) -> list[RuledWeakening]:
