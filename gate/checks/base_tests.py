@@ -22,8 +22,10 @@ it: test files, data, fixtures, snapshots, helpers, __init__.py, conftest.py, th
 configuration and JavaScript runner configs; what the head added there, and what the install
 left there, is removed for the run. In Rust, the base's `#[cfg(test)]` modules are put back
 into the head's source files; in Go, the base's `*_test.go` files. Then it runs the base's
-tests once more: only the restored files when the runner takes paths (pytest, Jest, Vitest,
-Mocha, node:test, cargo's integration tests, go test), else the whole test command.
+tests once more: every base test of a test tree the change touched, added files included (a
+test file the head only adds can patch the code for every test), and of the directory of a
+changed test file outside any tree, when the runner takes paths (pytest, Jest, Vitest, Mocha,
+node:test, cargo's integration tests, go test); else the whole test command.
 A failure means the change altered behaviour that an existing test pinned down: either the
 intended fix of a bug, or a regression hidden by editing that test. A person decides.
 

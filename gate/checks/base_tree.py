@@ -7,6 +7,9 @@ differs between base and head takes the base's content (data, fixtures, snapshot
 `__init__.py`, conftest): what the head added goes, and so do files that git does not track
 (what the install or the suite runs wrote there). A test file outside any tree is put back
 alone, with the runner configs (conftest.py, jest/vitest/mocha configs) the change touched.
+Every base test of a tree the change touched runs, whatever was changed there (a test file
+the head only adds can patch the code for every test of the session); for a test file
+outside any tree, the base's tests in its directory.
 """
 from __future__ import annotations
 
@@ -104,10 +107,12 @@ def plan(ctx: DiffContext, checkout: str) -> BaseTree:
     files.update(rust)
     present = {p for p, blob in files.items() if blob is not None}
     to_run = {p for p in present if ctx.is_test_file(p) and not _is_unit_source(p)}
-    support = {t for t in trees for p in in_trees
-               if p.startswith(t + "/") and not ctx.is_test_file(p)}
-    if support:  # data or helpers changed: every base test of that tree may read them
+    touched = {t for t in trees for p in in_trees if p.startswith(t + "/")}
+    folders = {posixpath.dirname(p) for p in alone if ctx.is_test_file(p)}
+    if touched or folders:  # a test, helper or datum changed or added: the whole tree runs
         to_run |= {p for p in git.ls_files(ctx.repo, ctx.base)
-                   if ctx.is_test_file(p) and _reads(p, support)}
+                   if ctx.is_test_file(p) and not _is_unit_source(p)
+                   and (_reads(p, touched) or (testfiles.test_tree(p) is None
+                                               and posixpath.dirname(p) in folders))}
     return BaseTree(files, sorted(to_run | set(rust)),
                     any(is_runner_config(p) for p in changed if p in files))
