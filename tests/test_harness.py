@@ -123,6 +123,26 @@ def test_a_test_package_init_that_patches_is_flagged_but_may_import(tmp_path: Pa
         ("tests/__init__.py", 3, "framework-patched")]
 
 
+PATCH_REPORT = "import _pytest.reports\n_pytest.reports.TestReport.outcome = 'passed'\n"
+
+
+def test_a_folder_named_pytest_is_no_exemption(tmp_path: Path) -> None:
+    assert _found(tmp_path, {"shim/_pytest/hook.py": PATCH_REPORT}) == [
+        ("shim/_pytest/hook.py", 1, "framework-internals"),
+        ("shim/_pytest/hook.py", 2, "framework-patched")]
+
+
+def test_pytests_own_repository_may_touch_its_insides(tmp_path: Path) -> None:
+    repo, base, head = make_change(
+        tmp_path / "repo", {"pyproject.toml": "[project]\nname = 'pytest'\n", "calc.py": CALC},
+        {"src/_pytest/reports.py": PATCH_REPORT, "src/other/hook.py": PATCH_REPORT})
+    ctx = DiffContext(str(repo.path), base, head, config.Config(),
+                      diff.changed_files(str(repo.path), base, head))
+    assert [(f.path, f.line, f.rule) for f in harness.run(ctx).findings] == [
+        ("src/other/hook.py", 1, "framework-internals"),
+        ("src/other/hook.py", 2, "framework-patched")]
+
+
 def test_a_test_file_is_left_to_base_tests(tmp_path: Path) -> None:
     body = "import builtins\n\n\ndef test_x():\n    builtins.print = print\n"
     assert _found(tmp_path, {"tests/test_calc.py": body}) == []

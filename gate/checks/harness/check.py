@@ -87,8 +87,11 @@ def _python(ctx: DiffContext, f: ChangedFile) -> list[Finding]:
         return []  # parsed only when an added line may hold a reach
     text = ctx.text(ctx.head, f.path) or ""
     in_code = not _with_tests(ctx, f.path)
+    project = packaging.project_name(ctx.text(ctx.base, "pyproject.toml"),
+                                     ctx.text(ctx.base, "setup.cfg"))
     return [Finding(f.path, r.line, r.rule, r.message, "error" if r.everywhere else "warning")
-            for r in python_reach.scan(text, f.new_lines, f.path) if r.everywhere or in_code]
+            for r in python_reach.scan(text, f.new_lines, f.path, project)
+            if r.everywhere or in_code]
 
 
 def _javascript(ctx: DiffContext, f: ChangedFile) -> list[Finding]:

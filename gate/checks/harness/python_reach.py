@@ -148,10 +148,16 @@ def _span(node: ast.AST) -> range:
     return range(first, (getattr(node, "end_lineno", None) or first) + 1)
 
 
-def own_frameworks(path: str) -> frozenset[str]:
-    """The frameworks a file belongs to (`src/_pytest/runner.py`: pytest's own repository),
-    whose insides it may touch."""
-    return frozenset(path.split("/")[:-1]) & frozenset(FRAMEWORKS)
+# The frameworks whose own repository a project is, by its distribution's name: only there
+# may code touch their insides (a folder named `_pytest` elsewhere is no exemption).
+PROJECTS = {"pytest": ("pytest", "_pytest"), "pluggy": ("pluggy",)}
+
+
+def own_frameworks(path: str, project: str | None) -> frozenset[str]:
+    """The frameworks a file belongs to: `src/_pytest/runner.py` in pytest's own repository
+    (`project` is the distribution the repository builds), nothing anywhere else."""
+    owned = PROJECTS.get((project or "").lower(), ())
+    return frozenset(path.split("/")[:-1]) & frozenset(owned)
 
 
 def _scopes(tree: ast.Module) -> dict[int, ast.AST]:
@@ -163,13 +169,15 @@ def _scopes(tree: ast.Module) -> dict[int, ast.AST]:
     return out
 
 
-def scan(text: str, lines: Mapping[int, str], path: str = "") -> list[Reach]:
-    """Each reach into a test framework on the added `lines` of a Python file's `text`."""
+def scan(text: str, lines: Mapping[int, str], path: str = "", project: str | None = None,
+         ) -> list[Reach]:
+    """Each reach into a test framework on the added `lines` of a Python file's `text`, in
+    the repository of the distribution `project`."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return []
-    names, own = import_aliases(tree), own_frameworks(path)
+    names, own = import_aliases(tree), own_frameworks(path, project)
     scopes = _scopes(tree)
     found: dict[tuple[int, str], Reach] = {}
     for node in ast.walk(tree):
