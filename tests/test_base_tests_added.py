@@ -55,3 +55,39 @@ def test_an_honest_added_test_passes(tmp_path: Path,
     assert _check(report, "base-tests")["status"] == "passed"
     assert "1 base test file(s)" in _check(report, "base-tests")["summary"]
     assert (report["verdict"], code) == ("pass", 0)
+
+
+DOC_BASE = {
+    ".gate.toml": BASE[".gate.toml"], "pytest.ini": "[pytest]\naddopts = --doctest-modules\n",
+    "calc.py": 'def add(a, b):\n    """Add.\n\n    >>> add(2,3)\n    5\n    """\n'
+               "    return a + b\n",
+    "tests/test_add.py": "from calc import add\n\n\ndef test_zero():\n    assert add(0, 0) == 0\n"}
+
+
+def _judge_doc(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+               head: dict[str, str | None]) -> tuple[int, dict[str, Any]]:
+    repo, _, _ = make_change(tmp_path / "r", DOC_BASE, head)
+    code = cli.main(["run", "--repo", str(repo.path), "--base", "main", "--head", "change",
+                     "--format", "json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_a_doctest_edited_to_fit_broken_code_is_run_as_the_base_wrote_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    calc = DOC_BASE["calc.py"].replace("5\n", "6\n").replace("a + b", "a * b or a + b")
+    code, report = _judge_doc(tmp_path, capsys, {"calc.py": calc})
+    assert _check(report, "suite")["status"] == "passed"  # the head's example fits its code
+    base_tests = _check(report, "base-tests")
+    assert base_tests["status"] == "failed"
+    assert [(f["path"], f["rule"]) for f in base_tests["findings"]] == [
+        ("calc.py", "base-test-failed")]
+    assert (report["verdict"], code) == ("needs-review", 3)
+
+
+def test_a_doctest_reworded_over_the_same_code_passes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    calc = DOC_BASE["calc.py"].replace(">>> add(2,3)", ">>> add(2, 3)").replace(
+        '    """\n', "    >>> add(1, 1)\n    2\n    \"\"\"\n", 1)
+    code, report = _judge_doc(tmp_path, capsys, {"calc.py": calc})
+    assert _check(report, "base-tests")["status"] == "passed"
+    assert (report["verdict"], code) == ("pass", 0)
