@@ -269,3 +269,44 @@ def test_bytecode_compiled_from_its_committed_source_raises_nothing(tmp_path: Pa
     checked = _pyc(tmp_path, source, py_compile.PycInvalidationMode.CHECKED_HASH)
     blobs = {"__pycache__/calc.cpython-311.pyc": checked, "logo.png": b"\x89PNG\r\n" + bytes(9)}
     assert _found_with_bytes(tmp_path, {"calc.py": source}, blobs) == []
+
+
+RUNNER = "import sys\n\nimport pytest\n\nsys.exit(pytest.main(['-q']))\n"
+SCRIPTED: dict[str, str | None] = {
+    "calc.py": CALC, "Makefile": "test: lint\n\t./scripts/test.sh\n\nlint:\n\ttrue\n",
+    "scripts/test.sh": "#!/bin/sh\nset -e\npython tests/run_all.py\n",
+    "tests/run_all.py": RUNNER}
+
+
+def _found_scripted(tmp_path: Path, head: dict[str, str | None]) -> list[tuple[str, int, str]]:
+    repo, base, head_sha = make_change(tmp_path / "repo", SCRIPTED, head)
+    ctx = DiffContext(str(repo.path), base, head_sha, config.Config(test="make test"),
+                      diff.changed_files(str(repo.path), base, head_sha))
+    return [(f.path, f.line, f.rule) for f in harness.run(ctx).findings]
+
+
+def test_a_script_the_test_command_runs_is_read_as_code_under_tests(tmp_path: Path) -> None:
+    """make test -> scripts/test.sh -> tests/run_all.py, which loads itself as a plugin."""
+    patched = RUNNER.replace(
+        "sys.exit(pytest.main(['-q']))\n",
+        "\ndef pytest_runtest_makereport(item, call):\n    pass\n\n\n"
+        "sys.exit(pytest.main(['-q'], plugins=[sys.modules[__name__]]))\n")
+    assert _found_scripted(tmp_path, {"tests/run_all.py": patched}) == [
+        ("tests/run_all.py", 6, "pytest-hook")]
+
+
+def test_a_shell_script_the_test_command_runs_that_loads_a_plugin(tmp_path: Path) -> None:
+    script = ("#!/bin/sh\nset -e\nexport PYTEST_PLUGINS=calc_helpers\n"
+              "python tests/run_all.py\nPYTHONPATH=shim python -m pytest -p cheat tests\n")
+    assert _found_scripted(tmp_path, {"scripts/test.sh": script}) == [
+        ("scripts/test.sh", 3, "test-script-env"), ("scripts/test.sh", 5, "test-script-env")]
+
+
+def test_honest_changes_to_the_test_scripts_raise_nothing(tmp_path: Path) -> None:
+    script = "#!/bin/sh\nset -eu\n# PYTHONPATH=shim is not needed\npython tests/run_all.py \"$@\"\n"
+    runner = RUNNER.replace("pytest.main(['-q'])", "pytest.main(['-q', *sys.argv[1:]])")
+    assert _found_scripted(tmp_path, {"scripts/test.sh": script,
+                                      "tests/run_all.py": runner}) == []
+    # the same hook in a test helper the command does not run is base-tests' to judge
+    helper = "def pytest_runtest_makereport(item, call):\n    pass\n"
+    assert _found_scripted(tmp_path / "2", {"tests/helper.py": helper}) == []

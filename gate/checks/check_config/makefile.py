@@ -150,6 +150,11 @@ def _watched(makefile: Makefile) -> dict[str, str]:
     return found
 
 
+def watched_recipes(makefile: Makefile) -> list[str]:
+    """The commands of the watched targets' recipes (`test`, `check`, what they run)."""
+    return [command for target in _watched(makefile) for command in makefile.rules[target].recipe]
+
+
 def _used(makefile: Makefile, targets: dict[str, str]) -> dict[str, str]:
     """Variable -> the watched target whose recipe or prerequisites use it."""
     used: dict[str, str] = {}

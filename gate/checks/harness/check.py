@@ -5,10 +5,11 @@ from __future__ import annotations
 import posixpath
 
 from gate.checks.common import from_findings
-from gate.checks.harness import bytecode, js_reach, packaging, python_reach
+from gate.checks.harness import bytecode, js_reach, packaging, python_reach, test_scripts
 from gate.engine.context import DiffContext
 from gate.lang import testfiles
 from gate.models import CheckResult, Finding
+from gate.vcs import git
 from gate.vcs.diff import ChangedFile
 
 ID = "harness"
@@ -39,6 +40,11 @@ whether it runs under a test or under the gate (`PYTEST_CURRENT_TEST`, `GATE_*`,
 `/proc/1` or `bwrap` named, today's date compared with a fixed one); `ci-env-read`, code
 reading `CI` (the gate runs the tests with `CI=1`); `always-equal`, an `__eq__` that answers
 True (or `__ne__` False) whatever it is given, so that every `assert x == expected` passes.
+The scripts the test command runs (the base's test command, its Makefile's `test` and `check`
+recipes, its package.json test scripts, and the shell scripts they name) are followed: a
+Python script so run is read as code under test wherever it lies, and `test-script-env` is
+a shell script so run that sets what the runner loads (`PYTEST_PLUGINS`, `PYTEST_ADDOPTS`,
+`PYTHONPATH`, `LD_PRELOAD`, `NODE_OPTIONS`, `pytest -p`).
 After the install (`gate run` only): `install-left-files`, files git does not track that the
 install wrote into the checkout where a runner loads them (conftest.py, pytest.ini, an
 `__init__.py` under a test path, a jest or vitest config); `install-site-hook`, a `.pth` or
@@ -62,7 +68,7 @@ does to a test run."""
 RULES = ("test-plugin-entry-point", "build-backend", "setup-cmdclass", "site-hook-file",
          "setup-writes-site", "binary-python", "framework-patched", "builtins-patched",
          "sys-modules-swap", "framework-internals", "pytest-hook", "test-run-detected",
-         "ci-env-read", "always-equal",
+         "ci-env-read", "always-equal", "test-script-env",
          "install-left-files", "install-site-hook", "plugin-loaded-only-at-head",
          "plugin-list-missing-at-head", "framework-changed-in-run")
 JS_SUFFIXES = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
@@ -80,13 +86,14 @@ def _with_tests(ctx: DiffContext, path: str) -> bool:
             or any(part in TEST_DIRS for part in path.split("/")[:-1]))
 
 
-def _python(ctx: DiffContext, f: ChangedFile) -> list[Finding]:
-    if not f.new_lines or ctx.is_test_file(f.path):
+def _python(ctx: DiffContext, f: ChangedFile, run_by_tests: bool) -> list[Finding]:
+    """`run_by_tests`: a script the test command runs, read as code wherever it lies."""
+    if not f.new_lines or (ctx.is_test_file(f.path) and not run_by_tests):
         return []  # base-tests puts the base's test files back: not this check's to read
     if not any(python_reach.MAY_REACH.search(line) for line in f.new_lines.values()):
         return []  # parsed only when an added line may hold a reach
     text = ctx.text(ctx.head, f.path) or ""
-    in_code = not _with_tests(ctx, f.path)
+    in_code = run_by_tests or not _with_tests(ctx, f.path)
     project = packaging.project_name(ctx.text(ctx.base, "pyproject.toml"),
                                      ctx.text(ctx.base, "setup.cfg"))
     return [Finding(f.path, r.line, r.rule, r.message, "error" if r.everywhere else "warning")
@@ -114,12 +121,21 @@ def _packaging(ctx: DiffContext, f: ChangedFile) -> list[Finding]:
     return PYTHON_PACKAGING[name](f.path, old, new)
 
 
-def _file(ctx: DiffContext, f: ChangedFile) -> list[Finding]:
+def _shell(f: ChangedFile) -> list[Finding]:
+    return [Finding(f.path, line, "test-script-env",
+                    f"a script the test command runs sets `{what}`: it changes what the test "
+                    "runner loads for every test", "warning")
+            for line, what in test_scripts.shell_hooks(f.new_lines)]
+
+
+def _file(ctx: DiffContext, f: ChangedFile, scripts: set[str]) -> list[Finding]:
     if packaging.is_site_file(f.path):
         return [packaging.site_file(f.path, min(f.added) if f.added else 1)]
     found = _packaging(ctx, f)
+    if f.path in scripts and f.path.endswith(test_scripts.SHELL_SUFFIXES):
+        found += _shell(f)
     if f.path.endswith(".py"):
-        found += _python(ctx, f)
+        found += _python(ctx, f, f.path in scripts)
     elif f.path.endswith(JS_SUFFIXES) and f.new_lines:
         found += _javascript(ctx, f)
     return found
@@ -141,7 +157,9 @@ def run(ctx: DiffContext) -> CheckResult:
     files = [f for f in ctx.files if f.status != "deleted" and not f.binary and not f.symlink
              and not ctx.is_generated(f.path)]
     ctx.read(ctx.head, [f.path for f in files])
-    findings = [finding for f in files for finding in _file(ctx, f)] + _bytecode(ctx)
+    scripts = test_scripts.scripts(ctx, set(git.ls_files(ctx.repo, ctx.head))) if any(
+        f.path.endswith(test_scripts.SCRIPT_SUFFIXES) for f in files) else set()
+    findings = [finding for f in files for finding in _file(ctx, f, scripts)] + _bytecode(ctx)
     return from_findings(ID, TITLE, findings, clean="nothing outside the tests changes how "
                          "they run", found="{n} change(s) outside the tests that can change "
                          "how they run")
