@@ -26,7 +26,7 @@ MAY_REACH = re.compile(
     r"|\b(?:setattr|delattr|del|_pytest|unittest|pluggy|environ|getenv|modules|__import__)\b"
     r"|\bdef\s+pytest_|\b(?:stack|_getframe|currentframe|getouterframes|extract_stack"
     r"|walk_stack|format_stack|today|now|utcnow|time|localtime|gmtime|__eq__|__ne__)\b"
-    r"|/proc/1/|bwrap|bubblewrap")
+    r"|/proc/1/|bwrap|bubblewrap|gate_|gate-report")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -100,6 +100,10 @@ def _one(node: ast.AST, names: Mapping[str, str], own: frozenset[str], scope: as
                 and (m == "_pytest" or m.startswith(("_pytest.", *INTERNAL_MODULES)))]
     if internal:
         yield "framework-internals", f"imports `{internal[0]}`, a test framework's internals", \
+            False
+    gate = [m for m in _imports(node) if root_of(m) in test_run_reads.GATE_MODULES]
+    if gate:
+        yield "test-run-detected", f"imports `{gate[0]}`, the gate's own plugin: {UNDER_TEST}", \
             False
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in HOOKS:
         yield "pytest-hook", f"defines the pytest hook `{node.name}` outside the tests", False

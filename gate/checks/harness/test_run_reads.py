@@ -2,8 +2,9 @@
 a CI's or the gate's environment variable spelled as a literal (`os.environ[...]`,
 `os.getenv(...)`, `os.environ.get(...)`, `"X" in os.environ`); `"pytest" in sys.modules`; the
 caller's frames read in code that names a test (`inspect.stack()` beside `"test_"`); the
-gate's paths (`/proc/1`, `bwrap`); and today's date compared with a literal one (a time bomb:
-correct until the day it is judged again)."""
+gate's paths and plugins (`/proc/1`, `bwrap`, `gate_fingerprint`, imported or named); and
+today's date compared with a literal one (a time bomb: correct until the day it is judged
+again)."""
 from __future__ import annotations
 
 import ast
@@ -17,7 +18,8 @@ GATE_VARIABLES = ("GATE_", "BWRAP")  # prefixes: the gate's own, and its sandbox
 FRAME_READS = ("inspect.stack", "inspect.currentframe", "inspect.getouterframes",
                "inspect.getframeinfo", "sys._getframe", "traceback.extract_stack",
                "traceback.walk_stack", "traceback.format_stack")
-GATE_PATHS = ("/proc/1/", "bwrap", "bubblewrap")
+GATE_MODULES = ("gate_sessions", "gate_fingerprint", "gate_shard_plugin", "gate_order")
+GATE_PATHS = ("/proc/1/", "bwrap", "bubblewrap", "gate-report.cjs", *GATE_MODULES)
 NOW = ("datetime.date.today", "date.today", "datetime.datetime.now", "datetime.now",
        "datetime.datetime.today", "datetime.today", "datetime.datetime.utcnow",
        "datetime.utcnow", "time.time", "time.localtime", "time.gmtime")
