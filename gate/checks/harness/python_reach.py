@@ -23,7 +23,8 @@ READ = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete, ast.Call, ast.Impo
 # such a line is parsed. Also: frames read, the gate's paths, today's date, an `__eq__`.
 MAY_REACH = re.compile(
     r"[\w\])]\s*(?:\.\s*\w+|\[[^\]\n]*\])\s*(?:[-+*/%|&^@]|<<|>>|//|\*\*)?=(?!=)"
-    r"|\b(?:setattr|delattr|del|_pytest|unittest|pluggy|environ|getenv|modules|__import__)\b"
+    r"|\b(?:setattr|delattr|del|_pytest|unittest|pluggy|environ|getenv|modules|__import__"
+    r"|import_module)\b"
     r"|\bdef\s+pytest_|\b(?:stack|_getframe|currentframe|getouterframes|extract_stack"
     r"|walk_stack|format_stack|today|now|utcnow|time|localtime|gmtime|__eq__|__ne__)\b"
     r"|/proc/1/|bwrap|bubblewrap|gate_|gate-report")
