@@ -112,6 +112,8 @@ HONEST = [
     "import inspect\nimport logging\n\n\ndef log(msg):\n"
     "    caller = inspect.stack()[1].function\n    logging.info('%s: %s', caller, msg)\n",
     "import sys\n\n\ndef where():\n    return sys._getframe(1).f_code.co_name\n",
+    "import inspect\n\n\ndef latest(msg):\n"
+    "    return f'latest from {inspect.stack()[1].function}: {msg}'\n",
     "import warnings\nfrom datetime import date\nREMOVAL = date(2027, 1, 1)\n\n\n"
     "def old():\n    warnings.warn(f'old() goes on {REMOVAL}', DeprecationWarning)\n",
     "import time\n\n\ndef slow(start, limit):\n    return time.time() - start > limit\n",

@@ -8,6 +8,7 @@ again)."""
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Mapping
 
 from gate.checks.harness.names import dotted_name, literal
@@ -66,11 +67,14 @@ def frame_read(node: ast.AST, names: Mapping[str, str]) -> str | None:
     return None
 
 
+TEST_WORD = re.compile(r"(?<![a-z])test|pytest|unittest|conftest", re.IGNORECASE)
+
+
 def names_a_test(scope: ast.AST) -> bool:
-    """Whether `scope` (the function around a frame read) holds a string naming a test."""
+    """Whether `scope` (the function around a frame read) holds a string naming a test
+    (`"test_"`, `"tests."`, `"pytest"`; not `"latest"`)."""
     return any(isinstance(n, ast.Constant) and isinstance(n.value, str)
-               and ("test" in n.value.lower() or "conftest" in n.value)
-               for n in ast.walk(scope))
+               and TEST_WORD.search(n.value) is not None for n in ast.walk(scope))
 
 
 def gate_path(node: ast.AST) -> str | None:
