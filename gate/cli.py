@@ -60,6 +60,9 @@ def _parser() -> argparse.ArgumentParser:
                      help="time limit per command (default 900)")
     run.add_argument("--parallel", action="store_true", default=None,
                      help="run the suite runs side by side, each in its own checkout")
+    run.add_argument("--pinned", choices=config.PINNED_MODES,
+                     help="the pinned check: report its findings (default), make them "
+                     "needs-review, or off")
     run.add_argument("--logs", metavar="DIR",
                      help="write the full output of every command to DIR, one file each")
     run.add_argument("--no-cache", dest="cache", action="store_false", default=None,
@@ -283,6 +286,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         parallel=args.parallel, cache=args.cache, config=args.config,
         isolation=args.isolation, logs=args.logs, shard=args.shard, durations=args.durations,
         upgrades=tuple(args.upgrade),
+        pinned=args.pinned,
         protect=tuple(protected.report_directory(args.report)) if args.report else ())
     if args.durations and not args.shard:
         raise GateError("--durations balances shards: it goes with --shard I/N")

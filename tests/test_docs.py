@@ -17,8 +17,9 @@ CHECKS_PAGE = (ROOT / "docs" / "checks.md").read_text()
 
 
 def test_checks_are_in_the_order_of_the_design() -> None:
-    assert registry.ORDER == ("install", "suite", "base-tests", "tests-removed", "skip-markers",
-                              "escapes", "check-config", "harness", "lockfiles", "diff-policy")
+    assert registry.ORDER == ("install", "suite", "base-tests", "pinned", "tests-removed",
+                              "skip-markers", "escapes", "check-config", "harness", "lockfiles",
+                              "diff-policy")
 
 
 @pytest.mark.parametrize("check_id", registry.ORDER)
@@ -28,7 +29,7 @@ def test_each_id_names_the_module_that_declares_it(check_id: str) -> None:
 
 def test_runtime_and_diff_checks_split_the_order() -> None:
     assert registry.RUNTIME + registry.DIFF == registry.ORDER
-    assert registry.RUNTIME == ("install", "suite", "base-tests")
+    assert registry.RUNTIME == ("install", "suite", "base-tests", "pinned")
 
 
 @pytest.mark.parametrize("check_id", registry.ORDER)

@@ -50,6 +50,7 @@ CI = "# CI\non: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n     
 ADDED_TOML = """
 [tool.gate]
 test = "python -m pytest"
+pinned = "review"
 
 [[tool.gate.checks]]
 name = "mypy"
@@ -202,7 +203,7 @@ def test_without_pyproject_the_config_goes_to_gate_toml(
     repo = _repo(tmp_path, {"package.json": package, "package-lock.json": "{}\n"})
     _init(repo, capsys)
     assert (repo.path / ".gate.toml").read_text() == (
-        'test = "npm test"\n\n'
+        'test = "npm test"\npinned = "review"\n\n'
         '[[checks]]\nname = "lint"\nrun = "npm run lint"\nrequired = false\n')
 
 
@@ -213,7 +214,7 @@ def test_crlf_pyproject_keeps_its_bytes_and_line_endings(
     (repo.path / "pyproject.toml").write_bytes(original)
     _init(repo, capsys)
     assert (repo.path / "pyproject.toml").read_bytes() == original + (
-        b'\r\n[tool.gate]\r\ntest = "python -m pytest"\r\n')
+        b'\r\n[tool.gate]\r\ntest = "python -m pytest"\r\npinned = "review"\r\n')
 
 
 def test_invalid_pyproject_is_an_error_that_says_what_to_do(

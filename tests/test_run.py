@@ -43,7 +43,7 @@ def test_an_honest_change_passes(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert code == 0
     assert (report["base"], report["head"]) == (base, head)
     assert [c["id"] for c in report["checks"]] == [
-        "install", "suite", "base-tests", "tests-removed", "skip-markers", "escapes",
+        "install", "suite", "base-tests", "pinned", "tests-removed", "skip-markers", "escapes",
         "check-config", "harness", "lockfiles", "diff-policy"]
     assert set(statuses(report).values()) == {"passed"}
     assert check(report, "suite")["summary"] == "3 of 3 runs passed, 3/3 tests"

@@ -29,8 +29,8 @@ def test_scan_writes_sarif(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     driver = run["tool"]["driver"]
     assert driver["name"] == "gate"
     assert [r["id"] for r in driver["rules"]] == list(registry.ORDER)
-    assert driver["rules"][4]["shortDescription"] == {"text": registry.title("skip-markers")}
-    assert driver["rules"][4]["help"] == {"text": registry.explanation("skip-markers")}
+    assert driver["rules"][5]["shortDescription"] == {"text": registry.title("skip-markers")}
+    assert driver["rules"][5]["help"] == {"text": registry.explanation("skip-markers")}
     located = [(r["ruleId"], r["ruleIndex"], r["level"],
                 r["locations"][0]["physicalLocation"]["artifactLocation"],
                 r["locations"][0]["physicalLocation"]["region"], r["properties"]["rule"])

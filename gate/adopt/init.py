@@ -35,8 +35,11 @@ def _read(root: str, path: str) -> str | None:
 def proposed_config(root: str) -> dict[str, Any]:
     """The keys to propose: the test command and user checks of `gate checks --propose`.
     Not `install`: it is detected at each run for the machine that runs it (uv where it is
-    found, else pip), so a command written here would pin one machine's choice."""
-    return propose.as_table(*propose.propose(root))
+    found, else pip), so a command written here would pin one machine's choice. With them,
+    `pinned = "review"`: who adopts the gate judges agents' changes, and an untested change
+    is worth a person's look."""
+    table = propose.as_table(*propose.propose(root))
+    return {**table, "pinned": "review"} if table else table
 
 
 def _config_edit(root: str) -> Edit | None:

@@ -36,6 +36,7 @@ class Options:
     shard: str | None = None  # "I/N": this run's share of the tests (`gate run --shard`)
     durations: str | None = None  # a JSON file of test seconds that balances the shards
     upgrades: tuple[str, ...] = ()  # NAME==VERSION: packages the change must upgrade
+    pinned: str | None = None  # off, report or review (config: `pinned`)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -74,7 +75,7 @@ def prepare(options: Options) -> Change:
         "install": options.install, "test": options.test, "runs": options.runs,
         "timeout": options.timeout, "strict": options.strict, "parallel": options.parallel,
         "cache": options.cache,
-        "isolation": options.isolation,
+        "isolation": options.isolation, "pinned": options.pinned,
     }
     cfg = dataclasses.replace(cfg, **{k: v for k, v in overrides.items() if v is not None})
     user.validate(cfg.checks, registry.ORDER, cfg.source)

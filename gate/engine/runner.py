@@ -6,7 +6,7 @@ import functools
 import time
 from collections.abc import Callable
 
-from gate.checks import allow, base_tests, registry, skip_markers, tests_removed, user
+from gate.checks import allow, base_tests, pinned, registry, skip_markers, tests_removed, user
 from gate.checks.harness import leftovers
 from gate.engine import background, redact, runtime
 from gate.engine.change import Change, Options, prepare
@@ -105,7 +105,7 @@ def scan(options: Options, progress: Progress | None = None) -> Report:
     results = diff_checks(change, progress or Progress())
     for check_id in registry.RUNTIME:
         results[check_id] = registry.skipped(check_id, words.NOT_RUN_BY_SCAN,
-                                             required=check_id != base_tests.ID)
+                                             required=check_id not in (base_tests.ID, pinned.ID))
     results.update({c.name: user.skipped(c, words.NOT_RUN_BY_SCAN)
                     for c in change.config.checks})
     return _report(change, results, start)

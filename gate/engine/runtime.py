@@ -9,7 +9,7 @@ import functools
 import os
 import time
 
-from gate.checks import base_tests, install, registry, suite, user
+from gate.checks import base_tests, install, pinned, registry, suite, user
 from gate.checks.harness import fingerprint, leftovers, loaded_plugins
 from gate.engine import background, redact
 from gate.engine.change import Change
@@ -22,6 +22,7 @@ from gate.models import CheckResult, Finding
 from gate.outcomes import base_run, baseline, compare, detect, outcome_cache
 from gate.outcomes.runners import pytest as pytest_runner
 from gate.outcomes.testrun import TestRun
+from gate.pinned import step
 from gate.shards import shares, split
 from gate.shards.spec import Shard
 from gate.vcs import git
@@ -221,6 +222,7 @@ def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Pro
     else:
         why = "skipped: run by shard 1"
         results[base_tests.ID] = registry.skipped(base_tests.ID, why, required=False)
+        results[pinned.ID] = registry.skipped(pinned.ID, why, required=False)
         results.update({c.name: user.skipped(c, why) for c in cfg.checks})
     return base, compare.Comparison(), shares.Share(change.shard, how, tuple(runs), base)
 
@@ -229,6 +231,8 @@ def _base_tests_and_user_checks(change: Change, ws: Workspace, command: str,
                                 progress: Progress, results: dict[str, CheckResult]) -> None:
     results[base_tests.ID] = timed(
         base_tests.ID, progress, lambda: base_tests.run(change.diff, ws, command))
+    results[pinned.ID] = step.check(change, ws, command, os.path.dirname(ws.scratch),
+                                    results[suite.ID], progress)
     _user_checks(change, ws, progress, results)
 
 
@@ -251,13 +255,15 @@ def checks(change: Change, progress: Progress, boundary: isolation.Boundary,
             why = "skipped: the install did not succeed"
             results[suite.ID] = registry.skipped(suite.ID, why)
             results[base_tests.ID] = registry.skipped(base_tests.ID, why, required=False)
+            results[pinned.ID] = registry.skipped(pinned.ID, why, required=False)
             results.update({c.name: user.skipped(c, why) for c in cfg.checks})
         elif test_cmd is None:
             results[suite.ID] = CheckResult(
                 suite.ID, suite.TITLE, "error", True,
                 "no test command found: pass --test CMD or set `test` in [tool.gate]")
-            results[base_tests.ID] = registry.skipped(base_tests.ID, "skipped: no test command",
-                                                      required=False)
+            for optional in (base_tests.ID, pinned.ID):
+                results[optional] = registry.skipped(optional, "skipped: no test command",
+                                                     required=False)
             _user_checks(change, ws, progress, results)
         else:
             base, found, share = _tests(change, ws, root, test_cmd, progress, results, left)
