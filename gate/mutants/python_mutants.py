@@ -85,10 +85,20 @@ def _token(text: bytes, start: int, end: int, token: str) -> tuple[int, int] | N
     return start + match.start(1), start + match.end(1)
 
 
+def _swapped(kind: Kind, token: str, augmented: bool) -> str | None:
+    """What an operator token becomes; `augmented`: `+=` becomes `-=`."""
+    if not augmented:
+        return swap(kind, "python", token)
+    after = swap(kind, "python", token[:-1])
+    return after + "=" if after else None
+
+
 def _between(node: ast.AST) -> Iterator[tuple[ast.AST, ast.AST, str, Kind]]:
     """(left operand, right operand, token, kind) of each operator of a node."""
     if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
         yield node.left, node.right, _BINARY[type(node.op)], "arithmetic"
+    elif isinstance(node, ast.AugAssign) and type(node.op) in _BINARY:
+        yield node.target, node.value, _BINARY[type(node.op)] + "=", "arithmetic"
     elif isinstance(node, ast.Compare):
         operands = [node.left, *node.comparators]
         for i, op in enumerate(node.ops):
@@ -108,7 +118,7 @@ def _candidates(path: str, text: bytes, tree: ast.Module) -> Iterator[Mutant]:
         whole = _span(node, at)
         for left, right, token, kind in _between(node):
             gap_start, gap_end = _span(left, at), _span(right, at)
-            after = swap(kind, "python", token)
+            after = _swapped(kind, token, isinstance(node, ast.AugAssign))
             found = (_token(text, gap_start[1], gap_end[0], token)
                      if gap_start and gap_end and after else None)
             if found is None or whole is None or after is None:

@@ -71,7 +71,8 @@ def first_code_line(ctx: DiffContext) -> tuple[str, int] | None:
 
 
 def changed_code(ctx: DiffContext) -> list[Changed]:
-    """The changed lines of the code files the gate makes mutants of (not Rust test modules)."""
+    """The changed lines of code (not blank, not only a comment; not in a Rust test module) of
+    the files the gate makes mutants of."""
     out = []
     for f in _code_files(ctx):
         if f.status == "deleted" or not apply.mutable(f.path) or not f.new_lines:
@@ -79,7 +80,9 @@ def changed_code(ctx: DiffContext) -> list[Changed]:
         text = ctx.read(ctx.head, [f.path])[f.path]
         if text is None:
             continue
-        lines = set(f.new_lines)
+        parsed = ctx.source(f.path)
+        lines = {n for n, text in f.new_lines.items() if text.strip() and (
+            parsed is None or n not in parsed.lines or parsed.lines[n].code.strip())}
         if f.path.endswith(".rs"):
             for start, end in rust_test_modules.test_modules(text).values():
                 first, last = text.count(b"\n", 0, start) + 1, text.count(b"\n", 0, end) + 1
