@@ -16,6 +16,9 @@ from gate.mutants.lines import Changed
 from gate.vcs.diff import ChangedFile
 
 
+_PUNCTUATION = " \t{}()[];,"
+
+
 def _is_code(ctx: DiffContext, path: str) -> bool:
     return (language_of(path) is not None and not ctx.is_test_file(path)
             and testfiles.test_tree(path) is None and not testfiles.is_test_infrastructure(path)
@@ -71,8 +74,8 @@ def first_code_line(ctx: DiffContext) -> tuple[str, int] | None:
 
 
 def changed_code(ctx: DiffContext) -> list[Changed]:
-    """The changed lines of code (not blank, not only a comment; not in a Rust test module) of
-    the files the gate makes mutants of."""
+    """The changed lines of code (not blank, not only a comment or brackets; not in a Rust test
+    module) of the files the gate makes mutants of."""
     out = []
     for f in _code_files(ctx):
         if f.status == "deleted" or not apply.mutable(f.path) or not f.new_lines:
@@ -81,8 +84,9 @@ def changed_code(ctx: DiffContext) -> list[Changed]:
         if text is None:
             continue
         parsed = ctx.source(f.path)
-        lines = {n for n, text in f.new_lines.items() if text.strip() and (
-            parsed is None or n not in parsed.lines or parsed.lines[n].code.strip())}
+        lines = {n for n, text in f.new_lines.items() if text.strip(_PUNCTUATION) and (
+            parsed is None or n not in parsed.lines
+            or parsed.lines[n].code.strip(_PUNCTUATION))}
         if f.path.endswith(".rs"):
             for start, end in rust_test_modules.test_modules(text).values():
                 first, last = text.count(b"\n", 0, start) + 1, text.count(b"\n", 0, end) + 1
