@@ -9,20 +9,34 @@ from __future__ import annotations
 import dataclasses
 
 from gate.engine.context import DiffContext
-from gate.lang import rust_test_modules, testfiles
+from gate.lang import generated, rust_test_modules, testfiles
 from gate.lang.languages import language_of
 from gate.mutants import apply
 from gate.mutants.lines import Changed
+from gate.vcs import attributes
 from gate.vcs.diff import ChangedFile
-
 
 _PUNCTUATION = " \t{}()[];,"
 
 
+def _generated(ctx: DiffContext, path: str) -> bool:
+    """Generated or vendored by its path or by the BASE's .gitattributes: a head that marks
+    its own code generated does not take it out of the mutants."""
+    rules = ctx.attributes(ctx.base)
+    return (generated.is_generated(path) or attributes.marked(rules, path, attributes.GENERATED)
+            or attributes.marked(rules, path, attributes.VENDORED))
+
+
+def _is_unit_source(path: str) -> bool:
+    """A Rust source outside every test tree: code, with its unit tests inside it."""
+    return path.endswith(".rs") and testfiles.test_tree(path) is None
+
+
 def _is_code(ctx: DiffContext, path: str) -> bool:
-    return (language_of(path) is not None and not ctx.is_test_file(path)
+    return (language_of(path) is not None
+            and (_is_unit_source(path) or not ctx.is_test_file(path))
             and testfiles.test_tree(path) is None and not testfiles.is_test_infrastructure(path)
-            and not ctx.is_generated(path))
+            and not _generated(ctx, path))
 
 
 def _code_files(ctx: DiffContext) -> list[ChangedFile]:
@@ -32,7 +46,7 @@ def _code_files(ctx: DiffContext) -> list[ChangedFile]:
 def head_tests(ctx: DiffContext) -> list[str]:
     """The test files the change added or changed, present at head."""
     return sorted(f.path for f in ctx.files if f.status != "deleted" and not f.symlink
-                  and ctx.is_test_file(f.path))
+                  and ctx.is_test_file(f.path) and not _is_unit_source(f.path))
 
 
 def rust_tests_changed(ctx: DiffContext) -> list[str]:
@@ -68,8 +82,9 @@ def base_code(ctx: DiffContext) -> dict[str, bytes | None]:
 def first_code_line(ctx: DiffContext) -> tuple[str, int] | None:
     """The first changed line of code: where a finding about the whole change is pinned."""
     for f in sorted(_code_files(ctx), key=lambda f: f.path):
-        if f.status != "deleted" and f.new_lines:
-            return f.path, min(f.new_lines)
+        found = [n for n, text in f.new_lines.items() if text.strip(_PUNCTUATION)]
+        if f.status != "deleted" and found:
+            return f.path, min(found)
     return None
 
 
