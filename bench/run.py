@@ -148,6 +148,28 @@ def scoped_base_tests(work: Path, env: dict[str, str], quick: bool) -> dict[str,
             "ratio": round(base_s / suite_s, 3), "summary": checks["base-tests"]["summary"]}
 
 
+def pinned_cost(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
+    """`gate run --runs 1` with `pinned` (the default budget: 20 mutants, one suite run of
+    time) against the same run with it off, on a change of 12 code lines and a new test."""
+    repo = work / "pinned"
+    fixtures.python_project(repo, files=10, suite_seconds=0.5 if quick else 2.0)
+    body = "".join(f"\n\ndef f{i}(x):\n    if x > {i}:\n        return x - {i}\n"
+                   f"    return x * {i}\n" for i in range(4))
+    fixtures.commit(repo, {
+        "benchpkg/__init__.py": "def add(a, b):\n    return a + b\n" + body,
+        "tests/test_f.py": "from benchpkg import f0, f1\n\n\ndef test_f():\n"
+                           "    assert f0(5) == 5\n    assert f1(0) == 0\n"}, "code")
+    gate(repo, "--runs", "1", "--pinned", "off", env=env)  # untimed: warms the caches
+    off_s, _ = gate(repo, "--runs", "1", "--pinned", "off", env=env)
+    on_s, report = gate(repo, "--runs", "1", "--pinned", "report", env=env)
+    checks = {c["id"]: c for c in report["checks"]}
+    suite_s, pinned_s = checks["suite"]["duration_s"], checks["pinned"]["duration_s"]
+    return {"suite_run_s": suite_s, "pinned_s": pinned_s,
+            "pinned_to_suite_run": round(pinned_s / suite_s, 3), "gate_off_s": round(off_s, 2),
+            "gate_on_s": round(on_s, 2), "ratio": round(on_s / off_s, 3),
+            "summary": checks["pinned"]["summary"]}
+
+
 def parallel_runs(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
     """The suite's wall time, three runs side by side against one after another, on this
     2-core machine: for a suite that sleeps (CPU-light) and for one that computes."""
@@ -327,6 +349,7 @@ def main() -> int:
             ("isolation", lambda: isolation_cost(work, env, args.quick)),
             ("scoped_base_tests", lambda: scoped_base_tests(work, env, args.quick)),
             ("parallel_runs", lambda: parallel_runs(work, env, args.quick)),
+            ("pinned", lambda: pinned_cost(work, env, args.quick)),
             ("base_outcomes", lambda: base_outcomes(work, env, args.quick)),
             ("sharded", lambda: sharded(work, env, args.quick)),
             ("environment_creation", lambda: environment_creation(work, args.quick)),
