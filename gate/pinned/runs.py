@@ -72,19 +72,24 @@ def mutants(ws: Workspace, root: str, command: str, chosen: Sequence[Mutant],
             reach: Callable[[str], list[str]], seconds: float, workers: int,
             run_timeout: float) -> list[MutantRun]:
     """Each mutant run with the tests that reach it (`reach(path)`: [] for the whole
-    command), `workers` at a time; none is started once `seconds` have gone by. A run is cut
-    off after `run_timeout` (a mutant that loops forever)."""
+    command), `workers` at a time; none is started that would end (by the longest run so far)
+    after `seconds`. A run is cut off after `run_timeout` (a mutant that loops forever)."""
     deadline = time.monotonic() + seconds
     scope = {path: reach(path) for path in dict.fromkeys(m.path for m in chosen)}
     scoped = {path: scoped_command.narrowed(command, tests, ws.checkout) is not None
               for path, tests in scope.items()}
     os.makedirs(root, exist_ok=True)
 
+    longest = [0.0]  # the longest mutant run so far: one that would end past the deadline
+    # is not started (the first ones always are)
+
     def job(i: int, mutant: Mutant) -> MutantRun:
-        if time.monotonic() >= deadline:
+        start = time.monotonic()
+        if start + longest[0] >= deadline:
             return MutantRun(mutant, None, scoped[mutant.path])
         run = _one(ws, command, mutant, scope[mutant.path], os.path.join(root, f"mutant-{i}"),
                    run_timeout)
+        longest[0] = max(longest[0], time.monotonic() - start)
         return MutantRun(mutant, run, scoped[mutant.path])
 
     with concurrent.futures.ThreadPoolExecutor(max(1, workers),
