@@ -11,9 +11,11 @@ from gate.engine import config
 from gate.engine.change import Change, Options, prepare
 from gate.engine.context import Workspace
 from gate.engine.progress import Progress
+from gate.engine.verdict import decide
 from gate.errors import GateError
-from gate.models import CheckResult
+from gate.models import CheckResult, Finding, Report, Severity
 from gate.pinned import step
+from gate.report import github
 
 
 def test_the_defaults_report_twenty_mutants_in_one_suite_run() -> None:
@@ -61,3 +63,25 @@ def test_a_suite_that_failed_skips_it(tmp_path: Path) -> None:
     unused = Workspace(str(tmp_path), str(tmp_path), {}, 1.0)
     result = step.check(change, unused, "pytest", str(tmp_path), suite, Progress())
     assert (result.status, result.summary) == ("skipped", "skipped: the suite did not pass")
+
+
+def _pinned(review: bool) -> CheckResult:
+    severity: Severity = "warning" if review else "notice"
+    survivor = Finding("calc/__init__.py", 16, "survived-mutant",
+                       "`a + b` → `a - b`: every test still passes", severity=severity)
+    return CheckResult("pinned", "The change is held by tests that can fail",
+                       "failed" if review else "passed", False, "1 of 2 mutants killed",
+                       findings=(survivor,))
+
+
+def test_report_mode_annotates_the_line_and_leaves_the_verdict() -> None:
+    assert decide([_pinned(review=False)]) == "pass"
+    report = Report("pass", "b" * 40, "a" * 40, 1.0, (_pinned(review=False),))
+    assert github.render(report).splitlines()[0] == (
+        "::notice file=calc/__init__.py,line=16,endLine=16,title=gate pinned%3A "
+        "survived-mutant::`a + b` → `a - b`: every test still passes")
+
+
+def test_review_mode_makes_it_needs_review() -> None:
+    assert decide([_pinned(review=True)]) == "needs-review"
+    assert decide([_pinned(review=True)], strict=True) == "fail"
