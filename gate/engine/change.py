@@ -50,14 +50,15 @@ class Change:
     seconds: Mapping[str, float] = dataclasses.field(default_factory=dict)  # by test file
 
 
-def _seconds(options: Options, cfg: gate_config.Config, base: str) -> dict[str, float]:
+def _seconds(options: Options, cfg: gate_config.Config, repo: str, base: str,
+             ) -> dict[str, float]:
     """What balances the shards: `--durations`, else the seconds of the base's unsharded run
     in the cache of base outcomes, else nothing (then the number of tests does)."""
     if options.durations:
         return durations.load(options.durations)
     if not cfg.cache:
         return {}
-    entry = outcome_cache.load(outcome_cache.key(base, cfg.install, cfg.test))
+    entry = outcome_cache.load(outcome_cache.key(repo, base, cfg.install, cfg.test))
     found = BaseOutcomes.from_json(entry) if entry is not None else None
     return durations.from_cases(found.counts.cases) if found and found.counts else {}
 
@@ -87,6 +88,6 @@ def prepare(options: Options) -> Change:
     # Each matrix job has its own shard: a flag (and Action input), not a key of the config
     # that every job reads alike.
     shard = spec.parse(options.shard) if options.shard else None
-    seconds = _seconds(options, cfg, base) if shard else {}
+    seconds = _seconds(options, cfg, repo, base) if shard else {}
     return Change(repo, base, head, cfg, DiffContext(repo, fork, head, cfg, files,
                                                      options.upgrades), shard, seconds)

@@ -98,7 +98,7 @@ def _base_outcomes(change: Change, root: str, ws: Workspace) -> base_run.BaseOut
     share = (shares.sharer(change.shard, change.seconds,
                            git.ls_files(change.repo, change.diff.base), "base")
              if change.shard else None)
-    key = outcome_cache.key(change.diff.base, cfg.install, cfg.test,
+    key = outcome_cache.key(change.repo, change.diff.base, cfg.install, cfg.test,
                             shares.cache_part(change.shard, change.seconds)) if cfg.cache else None
     return base_run.run(
         change.repo, change.diff.base, os.path.join(root, "base"),

@@ -20,6 +20,7 @@ from gate.outcomes.testrun import run_tests
 
 REGRESSION = "regression"
 PRE_EXISTING = "pre-existing"
+FLAKY = "flaky"  # failed in some head runs only: not a regression against one base run
 # (temporary root, checkout) -> the fresh environment to run in
 MakeWorkspace = Callable[[str, str], Workspace]
 
@@ -53,8 +54,12 @@ def classify_suite(result: CheckResult, counts: Counts | None, base_passed: bool
         if f.rule != "test-failed":
             findings.append(f)
             continue
-        name = f.message.split(" failed in ", 1)[0].removeprefix("flaky: ")
-        label = _label(name, counts, base_passed)
+        name = f.message.split(" failed in ", 1)[0]
+        label = _label(name.removeprefix("flaky: "), counts, base_passed)
+        if name.startswith("flaky: ") and label.startswith(REGRESSION):
+            # passed in some head runs: one passing base run does not make it the change's
+            label = f"{FLAKY}: passed " + (
+                "at base and " if label.endswith("passed at base") else "") + "in some runs at head"
         labels.append(label.split(":", 1)[0])
         findings.append(dataclasses.replace(f, message=f"{f.message} [{label}]"))
     if not labels:  # no test named: the run as a whole
@@ -66,9 +71,12 @@ def classify_suite(result: CheckResult, counts: Counts | None, base_passed: bool
 def _tally(labels: Sequence[str]) -> str:
     regressions = labels.count(REGRESSION)
     pre = labels.count(PRE_EXISTING)
+    flaky = labels.count(FLAKY)
     parts = []
     if regressions:
         parts.append(f"{regressions} regression(s)")
+    if flaky:
+        parts.append(f"{flaky} flaky, passing in some runs")
     if pre:
         parts.append(f"{pre} pre-existing, failing at base too: not this change's doing")
     return "; baseline: " + ", ".join(parts)

@@ -124,6 +124,13 @@ def ls_files(repo: str, ref: str) -> list[str]:
     return [p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p]
 
 
+def top_files(repo: str, ref: str) -> list[str]:
+    """The files at the top of `ref`'s tree (not its directories)."""
+    out = run(repo, "ls-tree", "-z", "--full-tree", ref)
+    entries = [e.decode("utf-8", "surrogateescape") for e in out.split(b"\0") if e]
+    return [e.split("\t", 1)[1] for e in entries if e.split(" ", 2)[1] == "blob"]
+
+
 def worktree_changes(checkout: str) -> list[str]:
     """Files of a checkout's work tree that differ from its commit: untracked ones (ignored
     ones too, but not what installs make by the thousand: node_modules, .venv, caches) and
