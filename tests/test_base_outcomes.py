@@ -257,3 +257,21 @@ def test_gate_cache_dir_holds_the_entries_and_the_judged_commands_do_not_see_it(
     [entry] = (own / "base-outcomes").iterdir()
     assert entry.suffix == ".json"
     assert set(seen.read_text().split()) == {"-"}
+
+
+def test_a_base_run_made_with_uv_is_not_reused_for_a_run_that_pip_installs(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seen: a pip base run reused for a uv run gave four harness findings on an empty
+    change. The key holds the installer: the same base, another installer, a new base run."""
+    log = tmp_path / "sessions.log"
+    repo, _, _ = make_change(tmp_path / "r", project(**{
+        "conftest.py": COUNTING_CONFTEST.format(log=str(log))}), {"README": "one\n"})
+    gate_run(capsys, repo.path)
+    log.write_text("")
+    monkeypatch.setenv("GATE_NO_UV", "1")
+    report = gate_run(capsys, repo.path)
+    assert log.read_text() == "session\n" * 2  # the head's run and the base's, again
+    assert report["verdict"] == "pass", report
+    cache = Path(os.environ["XDG_CACHE_HOME"]) / "gate" / "base-outcomes"
+    assert len(list(cache.iterdir())) == 2

@@ -112,7 +112,7 @@ def _not_collected(head: Counts, gone: list[CaseResult]) -> tuple[list[CaseResul
     files = {c.file for c in errors}
     kept = [c for c in gone if not stopped and c.file not in files]
     lost = len(gone) - len(kept)
-    why = errors[0].message.splitlines()[0][:200]
+    why = errors[0].message.splitlines()[0][:200].removeprefix(junit.NOT_COLLECTED)
     return kept, f"{lost} not collected: {why}" if lost else ""
 
 
