@@ -8,6 +8,7 @@ import shlex
 
 from gate import toml
 from gate.execution import installer
+from gate.outcomes import test_needs
 
 
 def _exists(root: str, *names: str) -> bool:
@@ -42,24 +43,37 @@ def _dependency_group(data: dict[str, object], name: str) -> list[str] | None:
     return out
 
 
+def _uv_default_groups(data: dict[str, object]) -> set[str]:
+    tool = data.get("tool")
+    uv = tool.get("uv") if isinstance(tool, dict) else None
+    default = uv.get("default-groups") if isinstance(uv, dict) else None
+    return {g for g in default if isinstance(g, str)} if isinstance(default, list) else {"dev"}
+
+
 def _python_install(root: str) -> str:
+    data = _pyproject(root)
+    project = data.get("project")
+    extras = project.get("optional-dependencies", {}) if isinstance(project, dict) else {}
+    groups = data.get("dependency-groups")
+    wanted = test_needs.needs(root, set(extras) if isinstance(extras, dict) else set(),
+                              set(groups) if isinstance(groups, dict) else set())
     uv = installer.find_uv()
     if _exists(root, "uv.lock") and uv:
-        return f'UV_PROJECT_ENVIRONMENT="$VIRTUAL_ENV" {shlex.quote(uv)} sync --locked'
+        more = [*(f"--extra {shlex.quote(e)}" for e in wanted.extras),
+                *(f"--group {shlex.quote(g)}" for g in wanted.groups
+                  if g not in _uv_default_groups(data))]
+        return " ".join([f'UV_PROJECT_ENVIRONMENT="$VIRTUAL_ENV" {shlex.quote(uv)} sync '
+                         "--locked", *more])
     if _exists(root, "poetry.lock"):
         return "poetry install --no-interaction"
     pip = installer.pip_install()
     requirements = sorted(os.path.basename(p)
                           for p in glob.glob(os.path.join(root, "requirements*.txt")))
     if _exists(root, "pyproject.toml", "setup.py"):
-        data = _pyproject(root)
-        project = data.get("project")
-        extras = project.get("optional-dependencies", {}) if isinstance(project, dict) else {}
-        if isinstance(extras, dict) and "test" in extras:
-            return f"{pip} -e '.[test]'"
-        group = _dependency_group(data, "test")
-        if group is not None:
-            return " ".join([pip, "-e", ".", *(shlex.quote(r) for r in group)])
+        target = "." if not wanted.extras else shlex.quote(f".[{','.join(wanted.extras)}]")
+        grouped = [r for g in wanted.groups for r in _dependency_group(data, g) or []]
+        if wanted.extras or grouped:
+            return " ".join([pip, "-e", target, *(shlex.quote(r) for r in grouped)])
         reqs = "".join(f" -r {shlex.quote(r)}" for r in requirements)
         return f"{pip} -e .{reqs} pytest"
     return pip + "".join(f" -r {shlex.quote(r)}" for r in requirements) + " pytest"
