@@ -21,6 +21,9 @@ PYPROJECT = """\
 name = 'calc'   # odd quoting kept
 version = "0.1.0"
 
+[dependency-groups]
+tests = ["pytest", "mypy"]
+
 [tool.mypy]
 strict = true
 """
@@ -364,3 +367,14 @@ def test_init_says_which_lines_it_wrote_are_placeholders_before_the_release(
         "the README's `repo: local` hooks there",
         "gate init: placeholder at .pre-commit-config.yaml:4 (this gate is not released yet): "
         "put a tag or commit of that repository there"]
+
+
+def test_a_check_nothing_installs_is_proposed_optional_and_init_says_why(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = _repo(tmp_path, {"pyproject.toml": "[project]\nname = 'calc'\n\n[tool.mypy]\n"})
+    code, out, _ = _init(repo, capsys)
+    assert code == 0
+    assert ("gate init: `mypy` is proposed optional: the detected install does not bring "
+            "mypy") in out
+    gate = toml.loads((repo.path / "pyproject.toml").read_text())["tool"]["gate"]
+    assert gate["checks"] == [{"name": "mypy", "run": "python -m mypy", "required": False}]

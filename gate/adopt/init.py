@@ -115,8 +115,12 @@ def main(repo: str, *, dry_run: bool = False, force: bool = False,
     if plain_hooks:
         git_hooks.check(root, force)  # before anything is written
     found = edits(root, force, shards, precommit=not plain_hooks)
+    said = (propose.notes(root, propose.propose(root)[1])
+            if any(e.path in (".gate.toml", "pyproject.toml") for e in found) else [])
     if dry_run:
         sys.stdout.write("".join(unified_diff(e) for e in found))
+        for note in said:
+            print(f"gate init: {note}", file=sys.stderr)
         return 0
     for edit in found:
         write(root, edit)
@@ -125,6 +129,8 @@ def main(repo: str, *, dry_run: bool = False, force: bool = False,
         for number, what in release.placeholders(edit.new):
             print(f"gate init: placeholder at {edit.path}:{number} (this gate is not released "
                   f"yet): put {what} there")
+    for note in said:
+        print(f"gate init: {note}")
     if plain_hooks:
         for path in git_hooks.install(root, force):
             print(f"gate init: wrote the git hook {os.path.relpath(path, root)}")

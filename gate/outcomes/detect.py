@@ -4,6 +4,7 @@ from __future__ import annotations
 import glob
 import json
 import os
+import re
 import shlex
 
 from gate import toml
@@ -77,6 +78,39 @@ def _python_install(root: str) -> str:
         reqs = "".join(f" -r {shlex.quote(r)}" for r in requirements)
         return f"{pip} -e .{reqs} pytest"
     return pip + "".join(f" -r {shlex.quote(r)}" for r in requirements) + " pytest"
+
+
+def _name(requirement: str) -> str:
+    return re.split(r"[\s<>=!~;\[(@]", requirement.strip(), maxsplit=1)[0].lower().replace(
+        "_", "-")
+
+
+def python_packages(root: str) -> set[str]:
+    """The distributions the detected install of a Python project names (not what they
+    depend on): the project's dependencies, the tests' extras and groups (and uv's default
+    groups under uv.lock), its requirements files where the command installs them, pytest
+    where it adds it. Empty for a project it installs with poetry (not read)."""
+    data = _pyproject(root)
+    project = data.get("project")
+    project = project if isinstance(project, dict) else {}
+    extras = project.get("optional-dependencies", {})
+    extras = extras if isinstance(extras, dict) else {}
+    groups = data.get("dependency-groups")
+    groups = groups if isinstance(groups, dict) else {}
+    wanted = test_needs.needs(root, set(extras), set(groups))
+    command = install_command(root) or ""
+    names = [r for r in project.get("dependencies", []) if isinstance(r, str)]
+    names += [r for e in wanted.extras for r in extras.get(e, []) if isinstance(r, str)]
+    chosen = set(wanted.groups) | (_uv_default_groups(data) if "sync --locked" in command
+                                   else set())
+    names += [r for g in sorted(chosen) for r in _dependency_group(data, g) or []]
+    for path in glob.glob(os.path.join(root, "requirements*.txt")):
+        if os.path.basename(path) in command:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                names += [line for line in f if line.strip() and line.strip()[0].isalnum()]
+    if command.endswith(" pytest"):
+        names.append("pytest")
+    return {_name(r) for r in names if _name(r)}
 
 
 def install_command(root: str) -> str | None:
