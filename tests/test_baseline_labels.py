@@ -34,3 +34,32 @@ def test_a_test_that_failed_in_every_run_is_still_a_regression() -> None:
     assert [f.message.rsplit("[", 1)[1] for f in done.findings] == [
         "regression: passed at base]", "flaky: passed in some runs at head]"]
     assert done.summary.endswith("baseline: 1 regression(s), 1 flaky, passing in some runs")
+
+
+def test_a_module_missing_at_base_and_head_alike_is_the_installs_doing() -> None:
+    at_base = Counts("pytest", 0, 1, 0, (CaseResult(
+        "tests/test_a.py", "tests/test_a.py", None, "failed",
+        "not collected: ModuleNotFoundError: No module named 'dateutil'"),))
+    done = baseline.classify_suite(suite(
+        "tests/test_a.py failed in 3 of 3 runs: not collected: ModuleNotFoundError: No "
+        "module named 'dateutil'"), at_base, False)
+    assert done.findings[0].message.endswith(
+        "[pre-existing: fails at base too: the install lacks dateutil: set `install` in "
+        "[tool.gate] on the base branch]")
+
+
+def test_a_failure_of_its_own_at_base_is_not_blamed_on_the_install() -> None:
+    """The honest twin: fails at base too, but not for want of the same module."""
+    at_base = Counts("pytest", 0, 1, 0, (CaseResult("t.py::test_a", "t.py", 4, "failed",
+                                                    "assert 1 == 2"),))
+    done = baseline.classify_suite(suite(
+        "t.py::test_a failed in 3 of 3 runs: ModuleNotFoundError: No module named 'yaml'"),
+        at_base, False)
+    assert done.findings[0].message.endswith("[pre-existing: fails at base too]")
+
+
+def test_what_a_failure_says_is_missing() -> None:
+    assert baseline.lacks("E   ModuleNotFoundError: No module named 'dateutil'") == "dateutil"
+    assert baseline.lacks("/bin/sh: 1: ruff: not found") == "ruff"
+    assert baseline.lacks("bash: line 1: mypy: command not found") == "mypy"
+    assert baseline.lacks("AssertionError: found 3 items") is None
