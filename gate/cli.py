@@ -116,6 +116,9 @@ def _parser() -> argparse.ArgumentParser:
     setup.add_argument("--shards", type=int, metavar="N",
                        help="a workflow that splits the tests across a matrix of N jobs "
                        "(2 to 256) and merges their reports into one verdict")
+    setup.add_argument("--check", action="store_true",
+                       help="first run the proposed config once on HEAD (install, suite, "
+                       "checks) and write nothing if a check fails")
     checks = sub.add_parser("checks", help="the user checks: --propose prints a config "
                             "proposed from package.json, pyproject, Cargo.toml, go.mod, Makefile")
     checks.add_argument("--repo", default=".", help="the repository (default: current dir)")
@@ -250,7 +253,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "init":
         from gate.adopt import init
         return init.main(args.repo, dry_run=args.dry_run, force=args.force,
-                         shards=args.shards, plain_hooks=args.git_hooks)
+                         shards=args.shards, plain_hooks=args.git_hooks, check=args.check)
     if args.command == "checks":
         from gate.adopt import propose
         sys.stdout.write(propose.render(*propose.propose(workspace.resolve_repo(args.repo))))

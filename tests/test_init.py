@@ -378,3 +378,37 @@ def test_a_check_nothing_installs_is_proposed_optional_and_init_says_why(
             "mypy") in out
     gate = toml.loads((repo.path / "pyproject.toml").read_text())["tool"]["gate"]
     assert gate["checks"] == [{"name": "mypy", "run": "python -m mypy", "required": False}]
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("offline_pip")
+def test_init_check_runs_the_proposal_on_head_and_writes_nothing_when_it_fails(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The tests import what the detected install does not bring: init --check shows the
+    suite failing with the import error and writes nothing."""
+    from helpers.pyproject_fixture import project
+    files = project(**{"tests/test_calc.py": "import dateutil\n\n\ndef test_x():\n    pass\n"})
+    repo = _repo(tmp_path, files)
+    before = _files(repo)
+    code, out, _ = _init(repo, capsys, "--check")
+    assert code == 1
+    assert "gate init: tried on HEAD: install: passed" in out
+    assert "gate init: tried on HEAD: suite: failed: 0 of 1 runs passed" in out
+    assert "not collected: ModuleNotFoundError: No module named 'dateutil'" in out
+    assert out.endswith("gate init: 1 check(s) of the proposed config fail on HEAD: nothing "
+                        "written; fix them or the proposal (`--dry-run` shows it), then run "
+                        "again\n")
+    assert _files(repo) == before
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("offline_pip")
+def test_init_check_writes_a_proposal_that_passes_on_head(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from helpers.pyproject_fixture import project
+    repo = _repo(tmp_path, project())
+    code, out, _ = _init(repo, capsys, "--check")
+    assert code == 0, out
+    assert "gate init: tried on HEAD: suite: passed: 1 of 1 runs passed, 2/2 tests" in out
+    assert "gate init: updated pyproject.toml" in out
+    assert "[tool.gate]" in (repo.path / "pyproject.toml").read_text()

@@ -1,6 +1,7 @@
 """`gate init`: adopt the gate in one command. Proposes the `[tool.gate]` config from what the
 repository has, adds the workflow that runs the Action on pull requests, and adds both hooks
-to `.pre-commit-config.yaml`. A second run changes nothing; `--dry-run` prints the diff.
+to `.pre-commit-config.yaml`. A second run changes nothing; `--dry-run` prints the diff;
+`--check` first runs the proposed config once on HEAD and writes nothing if a check fails.
 `--shards N` writes the workflow that splits the tests across a matrix of N jobs and merges
 their reports into one verdict."""
 from __future__ import annotations
@@ -107,8 +108,21 @@ def write(root: str, edit: Edit) -> None:
         f.write(edit.new)
 
 
+def _tried(root: str) -> bool:
+    """The proposed config run once on HEAD (`--check`); whether it passed."""
+    from gate.adopt import trial
+    results = trial.run(root, proposed_config(root))
+    for line in trial.lines(results):
+        print(line)
+    bad = trial.failing(results)
+    if bad:
+        print(f"gate init: {len(bad)} check(s) of the proposed config fail on HEAD: nothing "
+              "written; fix them or the proposal (`--dry-run` shows it), then run again")
+    return not bad
+
+
 def main(repo: str, *, dry_run: bool = False, force: bool = False,
-         shards: int | None = None, plain_hooks: bool = False) -> int:
+         shards: int | None = None, plain_hooks: bool = False, check: bool = False) -> int:
     if shards is not None:
         workflow_file.check_shards(shards)  # before anything is read or written
     root = workspace.resolve_repo(repo)
@@ -122,6 +136,9 @@ def main(repo: str, *, dry_run: bool = False, force: bool = False,
         for note in said:
             print(f"gate init: {note}", file=sys.stderr)
         return 0
+    if check and any(e.path in (".gate.toml", "pyproject.toml") for e in found) and (
+            not _tried(root)):
+        return 1
     for edit in found:
         write(root, edit)
         print(f"gate init: {'wrote' if edit.old is None else 'updated'} {edit.path}")
