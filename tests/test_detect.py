@@ -92,3 +92,33 @@ def test_uv_sync_gets_the_tests_group_where_it_is_not_a_default_one(tmp_path: Pa
         '[dependency-groups]\ntests=["pytest"]\ndev=["ruff"]\n')})
     assert detect.install_command(root) == (
         f'UV_PROJECT_ENVIRONMENT="$VIRTUAL_ENV" {uv} sync --locked --group tests')
+
+
+def test_the_install_says_which_installer_and_what_decides_the_versions(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seen: a project failed with pip and passed with `uv sync --locked`: pip does not read
+    uv.lock. Where the installers may differ, the install check's summary says which one ran
+    and why."""
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    write(locked, {"pyproject.toml": PROJECT, "uv.lock": ""})
+    monkeypatch.setenv("GATE_NO_UV", "1")
+    assert detect.install_reason(str(locked)) == (
+        "pip: uv is not found (or GATE_NO_UV is set), so uv.lock is not read and the versions "
+        "are the newest the project allows; install uv for the locked ones")
+    pinned = tmp_path / "pinned"
+    pinned.mkdir()
+    write(pinned, {"requirements.txt": "# pins\nrequests==2.31.0\n-e .\n"})
+    assert detect.install_reason(str(pinned)) == (
+        "pip (uv not found): the pins of the requirements files decide the versions")
+    loose = tmp_path / "loose"
+    loose.mkdir()
+    write(loose, {"requirements.txt": "requests>=2\n"})
+    assert detect.install_reason(str(loose)) == (
+        "pip (uv not found): no lockfile, so the newest versions the project allows")
+    monkeypatch.delenv("GATE_NO_UV")
+    if installer.find_uv() is not None:
+        assert detect.install_reason(str(locked)) == "uv: uv.lock decides the versions"
+    node = tmp_path / "node"
+    node.mkdir()
+    assert detect.install_reason(write(node, {"package.json": "{}"})) == ""

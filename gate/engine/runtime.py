@@ -147,7 +147,8 @@ def _install(change: Change, root: str, checkout: str, progress: Progress,
     command = cfg.install or detect.install_command(checkout)
     if command:
         progress.step(install.ID, f"`{command}`")
-    installed = redact.check(install.run(ws, command))
+    why = "" if cfg.install else detect.install_reason(checkout)
+    installed = redact.check(install.run(ws, command, why))
     result = dataclasses.replace(installed, duration_s=time.monotonic() - start)
     progress.finished(result)
     left = leftovers.in_checkout(checkout) + leftovers.in_environment(ws.env, hooks_before)

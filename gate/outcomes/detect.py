@@ -113,6 +113,32 @@ def python_packages(root: str) -> set[str]:
     return {_name(r) for r in names if _name(r)}
 
 
+def _pinned(path: str) -> bool:
+    with open(path, encoding="utf-8", errors="replace") as f:
+        lines = [line.split("#", 1)[0].strip() for line in f]
+    reqs = [line for line in lines if line and not line.startswith("-")]
+    return bool(reqs) and all("==" in r or "@" in r for r in reqs)
+
+
+def install_reason(root: str) -> str:
+    """Which installer the detected install of a Python project uses, and what decides the
+    versions it installs (for the install check's summary); "" for other projects."""
+    if not is_python(root):
+        return ""
+    uv = installer.find_uv() is not None
+    if _exists(root, "uv.lock"):
+        return ("uv: uv.lock decides the versions" if uv else
+                "pip: uv is not found (or GATE_NO_UV is set), so uv.lock is not read and the "
+                "versions are the newest the project allows; install uv for the locked ones")
+    if _exists(root, "poetry.lock"):
+        return "poetry: poetry.lock decides the versions"
+    tool = "uv pip" if uv else "pip (uv not found)"
+    pins = glob.glob(os.path.join(root, "requirements*.txt"))
+    if pins and all(_pinned(p) for p in pins):
+        return f"{tool}: the pins of the requirements files decide the versions"
+    return f"{tool}: no lockfile, so the newest versions the project allows"
+
+
 def install_command(root: str) -> str | None:
     """The command that installs the project from scratch; None when none is needed."""
     if is_python(root):
