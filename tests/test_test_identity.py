@@ -89,3 +89,11 @@ def test_a_rust_unit_test_moved_to_an_integration_test_is_the_same_function() ->
     # only for Rust: a Python test is not known by its bare function
     assert len(identity.still_running("pytest", [py("t.py::TestA::test_x")],
                                       [py("u.py::TestB::test_x")])[0]) == 1
+
+
+def test_a_unittest_module_moved_is_the_same_class_and_method() -> None:
+    gone = [CaseResult("tests.test_a.TestA.test_x", "tests/test_a.py", 5, "passed")]
+    new = [CaseResult("tests.unit.test_a.TestA.test_x", "tests/unit/test_a.py", 5, "passed")]
+    assert identity.still_running("unittest", gone, new)[0] == []
+    other = [CaseResult("tests.unit.test_a.TestB.test_x", "tests/unit/test_a.py", 5, "passed")]
+    assert len(identity.still_running("unittest", gone, other)[0]) == 1

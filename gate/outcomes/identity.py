@@ -3,7 +3,8 @@ not say it); and, for a test of the base that the head does not run under that n
 names that honest changes keep, matched only against tests that are new at head, one to one:
 
 1. its name without its file (a module moved within discovery, tests moved into another file:
-   the same class and function path; for Jest, Vitest and Mocha the same title);
+   the same class and function path, for pytest and unittest; for Jest, Vitest and Mocha the
+   same title);
 2. that name with positional parametrize ids made alike (`test_x[styles0]` and
    `test_x[styles1]`: pytest numbers a parameter it cannot name, so inserting a case
    renumbers the ones after it): the base's cases of that shape pair with the head's new ones;
@@ -34,9 +35,14 @@ def key(runner: str, case: CaseResult) -> Key:
 
 
 def _path(case: CaseResult) -> str:
-    """The name without its file: `tests/test_a.py::TestA::test_x` -> `TestA::test_x`."""
+    """The name without its file: `tests/test_a.py::TestA::test_x` -> `TestA::test_x`
+    (unittest's `tests.test_a.TestA.test_x` -> `TestA.test_x`)."""
     if case.file and case.name.startswith(case.file + "::"):
         return case.name[len(case.file) + 2:]
+    module = case.file[:-3].replace("/", ".") + "." if case.file and case.file.endswith(
+        ".py") else None
+    if module and case.name.startswith(module):
+        return case.name[len(module):]
     return case.name
 
 
