@@ -87,3 +87,18 @@ def test_the_same_tools_and_commands_are_the_same_key(based: tuple[Repo, str]) -
             == outcome_cache.key(str(repo.path), sha, None, None))
     assert (outcome_cache.key(str(repo.path), sha, None, None, "shard 1/2")
             != outcome_cache.key(str(repo.path), sha, None, None))
+
+
+def test_the_workflow_that_names_the_tests_extra_is_read_for_the_key(tmp_path: Path) -> None:
+    """Detection reads the CI workflow for the tests' extra: the key resolves it the same
+    way, so the key of no config equals the key of the command spelled out."""
+    files = {**project(), "pyproject.toml": '[project]\nname = "calc"\n\n'
+             '[project.optional-dependencies]\nci-extra = ["pytest"]\n',
+             ".github/workflows/ci.yml": "jobs:\n  t:\n    steps:\n"
+                                         "      - run: pip install -e '.[ci-extra,testing]'\n"}
+    repo = Repo(tmp_path / "r")
+    sha = repo.commit(files, "base")
+    install = detect.install_command(str(repo.path))
+    assert install is not None and "ci-extra" in install
+    assert (outcome_cache.key(str(repo.path), sha, None, None)
+            == outcome_cache.key(str(repo.path), sha, install, "python -m pytest"))

@@ -28,6 +28,7 @@ from gate.vcs import git
 FORMAT = 7
 
 
+_WORKFLOWS = ".github/workflows/"  # where detection also reads the tests' extras
 CACHE_DIR = "GATE_CACHE_DIR"  # the gate's own: judged commands do not get it (clean_env)
 
 
@@ -64,13 +65,15 @@ def key(repo: str, base_sha: str, install: str | None, test: str | None,
 def _resolved(repo: str, base_sha: str, install: str | None, test: str | None,
               ) -> tuple[str | None, str | None]:
     """The commands as the base's run will have them: what the config gives, else what the
-    base's top files imply (all that detection reads), without a checkout."""
+    base's top files and workflows imply (all that detection reads), without a checkout."""
     if install is not None and test is not None:
         return install, test
-    names = git.top_files(repo, base_sha)
+    names = git.top_files(repo, base_sha) + [
+        p for p in git.ls_files(repo, base_sha) if p.startswith(_WORKFLOWS)]
     with tempfile.TemporaryDirectory(prefix="gate-base-files-") as root:
+        os.makedirs(os.path.join(root, _WORKFLOWS))
         for name, blob in git.read_blobs(repo, base_sha, names).items():
-            if blob is not None:
+            if blob is not None and os.path.dirname(name) in ("", _WORKFLOWS.rstrip("/")):
                 with open(os.path.join(root, name), "wb") as f:
                     f.write(blob)
         return (install or detect.install_command(root), test or detect.test_command(root))
