@@ -412,3 +412,20 @@ def test_init_check_writes_a_proposal_that_passes_on_head(
     assert "gate init: tried on HEAD: suite: passed: 1 of 1 runs passed, 2/2 tests" in out
     assert "gate init: updated pyproject.toml" in out
     assert "[tool.gate]" in (repo.path / "pyproject.toml").read_text()
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("offline_pip")
+def test_init_check_reports_an_optional_check_that_fails_and_still_writes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Seen on hukkin/tomli: [tool.mypy] and nothing that installs mypy. The check is proposed
+    optional; its failure on HEAD is shown and does not stop the config being written."""
+    from helpers.pyproject_fixture import PYPROJECT, project
+    repo = _repo(tmp_path, project(**{"pyproject.toml": PYPROJECT + "\n[tool.mypy]\n"}))
+    code, out, _ = _init(repo, capsys, "--check")
+    assert code == 0, out
+    assert ("gate init: tried on HEAD: mypy (optional): failed: `python -m mypy` failed with "
+            "exit 1") in out
+    assert "No module named mypy" in out
+    assert "gate init: `mypy` is proposed optional: the detected install does not bring mypy" in out
+    assert "gate init: updated pyproject.toml" in out

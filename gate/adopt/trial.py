@@ -30,8 +30,13 @@ def run(repo: str, proposal: dict[str, Any], progress: Progress | None = None,
     return [r for k, r in ran.checks.items() if k != base_tests.ID]
 
 
+def _bad(result: CheckResult) -> bool:
+    return result.status in ("failed", "error", "timeout")
+
+
 def failing(results: list[CheckResult]) -> list[CheckResult]:
-    return [r for r in results if r.status in ("failed", "error", "timeout")]
+    """The required checks that did not pass (an optional one is reported, never counted)."""
+    return [r for r in results if r.required and _bad(r)]
 
 
 def lines(results: list[CheckResult]) -> list[str]:
@@ -39,8 +44,9 @@ def lines(results: list[CheckResult]) -> list[str]:
     check's first finding or its detail's first line."""
     out = []
     for r in results:
-        out.append(f"gate init: tried on HEAD: {r.id}: {r.status}: {r.summary}")
-        if r.status in ("failed", "error", "timeout"):
+        optional = "" if r.required else " (optional)"
+        out.append(f"gate init: tried on HEAD: {r.id}{optional}: {r.status}: {r.summary}")
+        if _bad(r):
             first = (r.findings[0].message if r.findings else
                      next((x for x in r.detail.splitlines() if x.strip()), ""))
             if first:
