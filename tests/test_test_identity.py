@@ -97,3 +97,16 @@ def test_a_unittest_module_moved_is_the_same_class_and_method() -> None:
     assert identity.still_running("unittest", gone, new)[0] == []
     other = [CaseResult("tests.unit.test_a.TestB.test_x", "tests/unit/test_a.py", 5, "passed")]
     assert len(identity.still_running("unittest", gone, other)[0]) == 1
+
+
+def test_a_js_test_under_a_renamed_describe_is_the_same_test() -> None:
+    """Seen on jshttp/cookie 6fea506: `cookie.parse(str)` became `cookie.parseCookie`, its
+    spec file renamed with it; every `it` kept its title."""
+    gone = [CaseResult("cookie.parse(str) > should ignore OWS", "src/parse.spec.ts", None,
+                       "passed")]
+    new = [CaseResult("cookie.parseCookie > should ignore OWS", "src/parse-cookie.spec.ts",
+                      None, "passed")]
+    assert identity.still_running("vitest", gone, new)[0] == []
+    other = [CaseResult("cookie.parseCookie > should parse OWS", "src/parse-cookie.spec.ts",
+                        None, "passed")]
+    assert len(identity.still_running("vitest", gone, other)[0]) == 1

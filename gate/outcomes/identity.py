@@ -11,7 +11,9 @@ names that honest changes keep, matched only against tests that are new at head,
 3. a test that was not parametrised, by its function (`test_add` runs on as `test_add[2-3-5]`
    and every other new case of it);
 4. for Rust, its function under fewer modules (a unit test `tests::parses` in src/ moved to
-   an integration test `parses` in tests/).
+   an integration test `parses` in tests/); for JavaScript, its own title under renamed
+   describes (`cookie.parse(str) > ignores OWS` as `cookie.parseCookie > ignores OWS`, seen
+   on jshttp/cookie when an API was renamed with its spec files).
 
 A test of the base is matched by a test that was not there at base, never by one that ran at
 base too: deleting `test_a.py::test_zero` is not hidden by `test_b.py::test_zero`."""
@@ -68,6 +70,10 @@ def _rust_function(case: CaseResult) -> str:
     return case.name.rsplit("::", 1)[-1].split()[-1]
 
 
+def _own_title(case: CaseResult) -> str:
+    return case.name.rsplit(" > ", 1)[-1]
+
+
 # (name for a base test, name for a head test, one head test per base test)
 _Level = tuple[Callable[[CaseResult], str | None], Callable[[CaseResult], str | None], bool]
 _LEVELS: tuple[_Level, ...] = (
@@ -76,6 +82,8 @@ _LEVELS: tuple[_Level, ...] = (
     (_unparametrised, _function, False),
 )
 _RUST_LEVELS: tuple[_Level, ...] = ((_rust_function, _rust_function, True),)
+_JS = frozenset({"jest", "vitest", "mocha", "node:test"})
+_JS_LEVELS: tuple[_Level, ...] = ((_own_title, _own_title, True),)
 
 
 def still_running(runner: str, gone: Iterable[CaseResult], new: Iterable[CaseResult],
@@ -85,7 +93,8 @@ def still_running(runner: str, gone: Iterable[CaseResult], new: Iterable[CaseRes
     left = list(gone)
     unused = list(new)
     matched: dict[Key, list[CaseResult]] = {}
-    levels = _LEVELS + (_RUST_LEVELS if runner in _RUST else ())
+    levels = _LEVELS + (_RUST_LEVELS if runner in _RUST else
+                        _JS_LEVELS if runner in _JS else ())
     for of_base, of_head, one in levels:
         by_name: dict[str, list[CaseResult]] = defaultdict(list)
         for case in unused:
