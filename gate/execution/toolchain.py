@@ -1,7 +1,8 @@
 """The tools that run the judged code, by what decides its outcomes: the gate's version, the
-platform, the interpreter that makes the fresh environment (and the pip it seeds), the
-installer (uv and its version, or pip), and Node, Rust and Go where they are on PATH. A run of
-the base made with other tools is not the base's outcome for this run (the cache's key)."""
+platform (system, machine, C library), the interpreter that makes the fresh environment (and
+the pip it seeds), the installer (uv and its version, or pip), and Node, Rust and Go where they
+are on PATH. A run of the base made with other tools is not the base's outcome for this run
+(the cache's key)."""
 from __future__ import annotations
 
 import functools
@@ -25,11 +26,17 @@ def _version(*argv: str) -> str:
     return first[0] if done.ok and first else f"unknown (exit {done.returncode})"
 
 
+def _platform() -> str:
+    """The system, the machine and the C library: not the kernel's release, which a CI
+    runner's image changes every week with no effect on a test's outcome."""
+    return " ".join([platform.system(), platform.machine(), *platform.libc_ver()])
+
+
 def identity() -> tuple[str, ...]:
     """The tools, each with its path and version."""
     python = venv.base_python()
     uv = installer.find_uv()
-    tools = [f"gate {__version__}", platform.platform(),
+    tools = [f"gate {__version__}", _platform(),
              f"python {python} {_version(python, '-c', _PYTHON)}",
              f"uv {uv} {_version(uv, '--version')}" if uv else "pip (no uv)"]
     for name, *ask in _OTHERS:
