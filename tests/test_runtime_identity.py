@@ -229,3 +229,35 @@ def test_rust_unit_tests_moved_to_tests_are_the_same_tests(
     assert [(f["path"], f["line"]) for f in removed["findings"]] == [("src/tests.rs", 14)]
     assert not any("still there" in f["message"] for f in removed["findings"])
     assert "(base 3: 1 no longer run)" in check(rust_moved, "suite")["summary"]
+
+
+FLAKY = """\
+import pathlib
+
+
+def test_second_run_fails():
+    count = pathlib.Path(__file__).with_name(".count")
+    n = int(count.read_text()) + 1 if count.exists() else 1
+    count.write_text(str(n))
+    assert n != 2, "fails in the second run only"
+"""
+
+
+@pytest.fixture(scope="module")
+def flaky(tmp_path_factory: pytest.TempPathFactory, wheelhouse: Path) -> dict[str, Any]:
+    """A test that passed in the base's one run and fails in the second of three head runs."""
+    return _gate(tmp_path_factory.mktemp("flaky"), wheelhouse,
+                 project(**{"tests/test_flaky.py": FLAKY}), {"README": "honest\n"},
+                 "--runs", "3")
+
+
+def test_a_test_failing_in_one_of_three_head_runs_is_flaky_not_a_regression(
+        flaky: dict[str, Any]) -> None:
+    suite = check(flaky, "suite")
+    [finding] = suite["findings"]
+    assert finding["message"] == (
+        "flaky: tests/test_flaky.py::test_second_run_fails failed in 1 of 3 runs (passed 2 "
+        "of 3): AssertionError: fails in the second run only [flaky: passed at base and in "
+        "some runs at head]")
+    assert suite["summary"].endswith("; baseline: 1 flaky, passing in some runs")
+    assert flaky["verdict"] == "fail"  # flaky still fails the suite
