@@ -11,7 +11,7 @@ from gate.execution.logs import Logs
 from gate.lang import generated, pytest_config, source, testfiles
 from gate.lang.lines import Source
 from gate.lang.pytest_config import PytestConfig
-from gate.vcs import attributes, git
+from gate.vcs import attributes, git, moves
 from gate.vcs.diff import ChangedFile
 
 
@@ -26,6 +26,7 @@ class DiffContext:
     _blobs: dict[tuple[str, str], bytes | None] = dataclasses.field(default_factory=dict)
     _rules: dict[str, tuple[attributes.Rule, ...]] = dataclasses.field(default_factory=dict)
     _sources: dict[str, Source | None] = dataclasses.field(default_factory=dict)
+    _moved: dict[int, dict[str, frozenset[int]]] = dataclasses.field(default_factory=dict)
 
     def read(self, ref: str, paths: Sequence[str]) -> dict[str, bytes | None]:
         """File contents at `ref` (None where absent); each blob is read from git once."""
@@ -45,6 +46,14 @@ class DiffContext:
             text = self.text(self.head, path)
             self._sources[path] = None if text is None else source.split(path, text)
         return self._sources[path]
+
+    def fresh_lines(self, f: ChangedFile, context: int = 0) -> dict[int, str]:
+        """The file's new lines that the change did not move from elsewhere (`moves`): with
+        `context`, a line is moved only with the lines after it."""
+        if context not in self._moved:
+            self._moved[context] = moves.moved(self.files, context)
+        taken = self._moved[context].get(f.path, frozenset())
+        return {n: text for n, text in f.new_lines.items() if n not in taken}
 
     def pytest_config(self, ref: str) -> PytestConfig:
         return pytest_config.find(lambda paths: self.read(ref, paths))
