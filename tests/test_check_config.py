@@ -374,10 +374,26 @@ def test_workflow_weakened(tmp_path: Path, head: str, line: int, message: str) -
     WORKFLOW.replace("    runs-on: ubuntu-latest\n    steps:\n      - run: ruff",
                      "    runs-on: ubuntu-24.04\n    steps:\n      - run: ruff"),
     WORKFLOW + "  docs:\n    runs-on: ubuntu-latest\n    steps:\n      - run: make docs\n",
-], ids=["comments", "action-version", "runner", "job-added"])
+    # issue 23: steps still there, read as removed: one gained a name, one lost its id
+    WORKFLOW.replace("      - run: pytest -q\n", "      - name: Test\n        run: pytest -q\n"),
+    WORKFLOW.replace("      - uses: actions/checkout@v4\n",
+                     "      - name: Check out\n        uses: actions/checkout@v4\n"),
+    WORKFLOW.replace("      - name: Install\n", "      - id: install\n"),
+], ids=["comments", "action-version", "runner", "job-added", "step-named", "uses-named",
+        "name-to-id"])
 def test_workflow_honest_changes_raise_nothing(tmp_path: Path, head: str) -> None:
     path = ".github/workflows/ci.yaml"
     assert _found(_run(tmp_path, {path: WORKFLOW}, {path: head})) == []
+
+
+def test_step_whose_id_was_deleted_is_still_there(tmp_path: Path) -> None:
+    path = ".github/workflows/ci.yml"
+    base = WORKFLOW.replace("      - run: pytest -q\n", "      - id: suite\n        run: pytest -q\n")
+    assert _found(_run(tmp_path, {path: base}, {path: WORKFLOW})) == []
+    # its cheating twin: the step's command changed as its id went
+    head = WORKFLOW.replace("pytest -q", "pytest -q || true")
+    assert _messages(_run(tmp_path / "twin", {path: base}, {path: head})) == [
+        "job `test`: step `id suite` removed"]
 
 
 def test_workflow_deleted_and_unparsable(tmp_path: Path) -> None:
