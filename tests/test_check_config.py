@@ -388,7 +388,8 @@ def test_workflow_honest_changes_raise_nothing(tmp_path: Path, head: str) -> Non
 
 def test_step_whose_id_was_deleted_is_still_there(tmp_path: Path) -> None:
     path = ".github/workflows/ci.yml"
-    base = WORKFLOW.replace("      - run: pytest -q\n", "      - id: suite\n        run: pytest -q\n")
+    base = WORKFLOW.replace("      - run: pytest -q\n",
+                            "      - id: suite\n        run: pytest -q\n")
     assert _found(_run(tmp_path, {path: base}, {path: WORKFLOW})) == []
     # its cheating twin: the step's command changed as its id went
     head = WORKFLOW.replace("pytest -q", "pytest -q || true")
@@ -433,3 +434,40 @@ def test_binary_and_unrelated_files_raise_nothing(tmp_path: Path) -> None:
                       files=files)
     assert [f.path for f in files if f.binary] == ["jest.config.bin"]
     assert _found(check_config.run(ctx)) == []
+
+
+# --- readable changes (issue 24) -----------------------------------------------------------------
+
+TOX = ("[tox]\nenvlist = py\n\n[testenv]\ndeps =\n    pytest>=7\n    pytest-cov\n"
+       "    coverage[toml]\n    hypothesis>=6.0\n    sphinx\n    furo\n    numpy>=1.24\n"
+       "    https://github.com/astropy/pytest-doctestplus/archive/main.zip\n"
+       "    scipy\ncommands = pytest {posargs}\n")
+
+
+def test_long_tox_value_changed_in_its_middle_is_shown_and_pinned_where_it_changed(
+        tmp_path: Path) -> None:
+    head = TOX.replace("astropy/pytest-doctestplus/archive/main.zip",
+                       "astropy/pytest-doctestplus/archive/mainzip")
+    result = _run(tmp_path, {"tox.ini": TOX}, {"tox.ini": head})
+    assert _found(result) == [("tox.ini", 13, "tox-config")]  # the URL's line, not `deps =`'s
+    message = _messages(result)[0]
+    assert "archive/main.zip" in message and "archive/mainzip" in message
+    old, new = message.split(" -> ")
+    assert old != new.split(";")[0]
+
+
+def test_removed_keys_are_pinned_at_a_changed_line(tmp_path: Path) -> None:
+    base = "[tool.pytest.ini_options]\naddopts = '-q'\ntestpaths = ['tests']\n"
+    head = "[tool.pytest.ini_options]\naddopts = '-q -x'\n"
+    assert _found(_run(tmp_path, {"pyproject.toml": base}, {"pyproject.toml": head})) == [
+        ("pyproject.toml", 2, "pytest-config"), ("pyproject.toml", 2, "pytest-config")]
+
+
+def test_a_restructure_is_one_finding_at_a_changed_line(tmp_path: Path) -> None:
+    keys = [f"opt{i}" for i in range(10)]
+    base = "[tool.ruff]\n" + "".join(f"{k} = {i}\n" for i, k in enumerate(keys))
+    head = "# moved under lint\n[tool.ruff.lint]\n" + "".join(
+        f"{k} = {i}\n" for i, k in enumerate(keys))
+    result = _run(tmp_path, {"pyproject.toml": base}, {"pyproject.toml": head})
+    assert _found(result) == [("pyproject.toml", 1, "ruff-config")]
+    assert _messages(result)[0].startswith("20 settings changed at once (a restructure): ")

@@ -1,6 +1,7 @@
 """check-config: changes that can weaken the checks themselves, compared as parsed data."""
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import posixpath
 from collections.abc import Callable
@@ -23,6 +24,7 @@ from gate.engine.context import DiffContext
 from gate.lang import generated
 from gate.models import CheckResult, Finding
 from gate.vcs import git
+from gate.vcs.diff import ChangedFile
 
 ID = "check-config"
 TITLE = "Checks not weakened"
@@ -122,9 +124,63 @@ def run(ctx: DiffContext) -> CheckResult:
     base, head = ctx.read(ctx.base, changed), ctx.read(ctx.head, changed)
     findings: list[Finding] = []
     for f, handler in files:
-        findings.extend(handler(f.path, _decode(base[f.path]), _decode(head[f.path]), f))
+        new = _decode(head[f.path])
+        found = handler(f.path, _decode(base[f.path]), new, f)
+        findings.extend(_restructured(f, [_pinned(x, f, new or "") for x in found]))
     return from_findings(ID, TITLE, findings, clean="no change to test, lint or CI configuration",
                          found="{n} change(s) that can weaken the checks")
+
+
+# Rules whose line the handler chose on purpose: the file's first line for a file that does not
+# parse, a make target's header (its recipe is what follows)
+_PINNED_BY_HANDLER = ("config-unparsable", "makefile")
+RESTRUCTURE = 6  # this many settings of one kind changed in one file read as one restructure
+
+
+def _indent(text: str) -> int:
+    return len(text) - len(text.lstrip())
+
+
+def _pinned(finding: Finding, f: ChangedFile, new: str) -> Finding:
+    """A finding on a line the change did not touch moved to the line that changed: inside a
+    multi-line value (tox's `deps =` with the URL changed on its 9th line), the first changed
+    line of the value; a removed key, which has no head line, at the file's first change."""
+    if finding.line in f.added or not f.added or finding.rule in _PINNED_BY_HANDLER:
+        return finding
+    lines = new.split("\n")
+    if 0 < finding.line <= len(lines) and finding.line != 1:
+        top = _indent(lines[finding.line - 1])
+        for number in range(finding.line + 1, len(lines) + 1):
+            text = lines[number - 1]
+            if text.strip() and _indent(text) <= top:
+                break
+            if number in f.added:
+                return dataclasses.replace(finding, line=number, end_line=None)
+        return finding
+    return dataclasses.replace(finding, line=min(f.added), end_line=None)
+
+
+def _restructured(f: ChangedFile, found: list[Finding]) -> list[Finding]:
+    """Many settings of one kind changed in one file at once: one finding that lists them, at
+    the first changed line, not one per key (84 findings for one moved table)."""
+    by_rule: dict[str, list[Finding]] = {}
+    for finding in found:
+        by_rule.setdefault(finding.rule, []).append(finding)
+    out: list[Finding] = []
+    for rule, group in by_rule.items():
+        if len(group) < RESTRUCTURE:
+            out.extend(group)
+            continue
+        shown = "; ".join(g.message.split("; ")[0] for g in group[:3])
+        line = min((g.line for g in group if g.line in f.added), default=group[0].line)
+        out.append(Finding(f.path, line, rule, f"{len(group)} settings changed at once (a "
+                           f"restructure): {shown}; and {len(group) - 3} more; review the "
+                           "file's before and after", severity=max(
+                               (g.severity for g in group), key=_SEVERITIES.index)))
+    return out
+
+
+_SEVERITIES = ("notice", "warning", "error")
 
 
 def _decode(blob: bytes | None) -> str | None:

@@ -21,7 +21,7 @@ from gate.checks.check_config import (
     tsconfig_diff,
     workflow_diff,
 )
-from gate.checks.check_config.config_diff import ABSENT, RuledWeakening, show
+from gate.checks.check_config.config_diff import ABSENT, RuledWeakening
 from gate.models import Finding, Severity
 from gate.vcs import attributes
 from gate.vcs.diff import ChangedFile
@@ -94,15 +94,16 @@ def package_json(path: str, base: Table, head: Table, new: str) -> list[Finding]
         if before != after:
             via = "" if callers[name] == name else f' (run by "{callers[name]}")'
             out.append(_finding(path, config_diff.json_line(new, ["scripts", name]),
-                                "package-scripts", f'script "{name}"{via}: {show(before)} -> '
-                                f"{show(after)}; {WEAKEN_NOTE}"))
+                                "package-scripts", f'script "{name}"{via}: '
+                                f"{config_diff.show_change(before, after)}; {WEAKEN_NOTE}"))
     for key in RUNNER_KEYS:
         before_table = {key: base[key]} if key in base else {}
         after_table = {key: head[key]} if key in head else {}
         for ch in config_diff.changes(before_table, after_table):
             line = config_diff.json_line(new, ch.key.split("."))
             out.append(_finding(path, line, "test-runner-config",
-                                f"{ch.key}: {show(ch.old)} -> {show(ch.new)}; {WEAKEN_NOTE}"))
+                                f"{ch.key}: {config_diff.show_change(ch.old, ch.new)}; "
+                                f"{WEAKEN_NOTE}"))
     return out
 
 

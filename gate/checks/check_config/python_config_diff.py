@@ -6,7 +6,7 @@ from __future__ import annotations
 import posixpath
 
 from gate.checks.check_config import config_diff
-from gate.checks.check_config.config_diff import RuledWeakening, show
+from gate.checks.check_config.config_diff import RuledWeakening
 
 Table = dict[str, object]
 Sections = dict[str, Table]
@@ -31,8 +31,8 @@ def pyproject(path: str, base: Table, head: Table, new: str) -> list[RuledWeaken
         note = GATE_NOTE if rule == "gate-config" else WEAKEN_NOTE
         for ch in config_diff.changes(config_diff.dig(base, table), config_diff.dig(head, table)):
             line = config_diff.toml_line(new, table, ch.key)
-            out.append((line, rule, f"[{table}] {ch.key}: {show(ch.old)} -> "
-                                f"{show(ch.new)}; {note}"))
+            out.append((line, rule, f"[{table}] {ch.key}: "
+                                f"{config_diff.show_change(ch.old, ch.new)}; {note}"))
     return out
 
 
@@ -47,7 +47,7 @@ def pytest_toml(path: str, base: Table, head: Table, new: str) -> list[RuledWeak
 def gate_toml(path: str, base: Table, head: Table, new: str) -> list[RuledWeakening]:
     return [
         (config_diff.toml_line(new, "", ch.key), "gate-config",
-                 f"{ch.key}: {show(ch.old)} -> {show(ch.new)}; {GATE_NOTE}")
+                 f"{ch.key}: {config_diff.show_change(ch.old, ch.new)}; {GATE_NOTE}")
         for ch in config_diff.changes(base, head)
     ]
 
@@ -76,6 +76,6 @@ def ini(path: str, base: Sections, head: Sections, new: str) -> list[RuledWeaken
             continue
         for ch in config_diff.changes(base.get(section, {}), head.get(section, {})):
             line = config_diff.ini_line(new, section, ch.key)
-            out.append((line, rule, f"[{section}] {ch.key}: {show(ch.old)} -> "
-                                f"{show(ch.new)}; {WEAKEN_NOTE}"))
+            out.append((line, rule, f"[{section}] {ch.key}: "
+                                f"{config_diff.show_change(ch.old, ch.new)}; {WEAKEN_NOTE}"))
     return out
