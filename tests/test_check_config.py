@@ -471,3 +471,34 @@ def test_a_restructure_is_one_finding_at_a_changed_line(tmp_path: Path) -> None:
     result = _run(tmp_path, {"pyproject.toml": base}, {"pyproject.toml": head})
     assert _found(result) == [("pyproject.toml", 1, "ruff-config")]
     assert _messages(result)[0].startswith("20 settings changed at once (a restructure): ")
+
+
+# --- lint configs that were not read (issue 23) ---------------------------------------------------
+
+def test_lint_rule_turned_off_in_package_json_xo_key(tmp_path: Path) -> None:
+    base = '{"name": "a", "xo": {"rules": {"no-console": "error"}}}\n'
+    head = '{"name": "a", "xo": {"rules": {"no-console": "off"}}}\n'
+    result = _run(tmp_path, {"package.json": base}, {"package.json": head})
+    assert _found(result) == [("package.json", 1, "lint-config")]
+    assert _messages(result)[0].startswith('xo.rules.no-console: "error" -> "off"')
+
+
+def test_package_json_without_lint_change_raises_nothing(tmp_path: Path) -> None:
+    base = '{"name": "a", "version": "1.0.0", "xo": {"space": true}}\n'
+    head = '{"name": "a", "version": "1.1.0", "xo": {"space": true}}\n'
+    assert _found(_run(tmp_path, {"package.json": base}, {"package.json": head})) == []
+
+
+GOLANGCI = "linters:\n  enable:\n    - errcheck\n    - gosec\nrun:\n  timeout: 5m\n"
+
+
+def test_golangci_linter_disabled(tmp_path: Path) -> None:
+    head = GOLANGCI.replace("    - gosec\n", "")
+    result = _run(tmp_path, {".golangci.yml": GOLANGCI}, {".golangci.yml": head})
+    assert _found(result) == [(".golangci.yml", 2, "golangci-config")]
+    assert _messages(result)[0].startswith('linters.enable: ["errcheck", "gosec"] -> ["errcheck"]')
+
+
+def test_golangci_reformatted_raises_nothing(tmp_path: Path) -> None:
+    head = "# lint\nlinters:\n  enable: [errcheck, gosec]\nrun: {timeout: 5m}\n"
+    assert _found(_run(tmp_path, {".golangci.yaml": GOLANGCI}, {".golangci.yaml": head})) == []

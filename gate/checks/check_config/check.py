@@ -17,6 +17,7 @@ from gate.checks.check_config import (
     python_config_diff,
     taskfile,
     tsconfig_diff,
+    workflow_diff,
 )
 from gate.checks.check_config.config_diff import RuledWeakening
 from gate.checks.common import from_findings
@@ -30,21 +31,22 @@ ID = "check-config"
 TITLE = "Checks not weakened"
 EXPLANATION = """\
 Flags changes to what decides how the code is checked: pytest, mypy, ruff, coverage and flake8
-options (pyproject.toml, pytest.toml, pytest.ini, tox.ini, setup.cfg, .coveragerc), what runs
-the tests (tox in tox.ini, setup.cfg or `[tool.tox]`, hatch environments, pdm scripts, poe
-tasks, nox sessions' `session.run` commands, Cargo.toml's `autotests`, `test = false` and
-`[[test]]` `harness` switches: rules `tox-config`, `hatch-config`, `pdm-scripts`, `poe-tasks`,
-`nox-session`, `cargo-test`), package.json test, build and lint scripts and every script they
-run, Jest/Vitest/Mocha/Playwright configs, tsconfig strictness, the `test` and `check` recipes
-of a Makefile, justfile or Taskfile.yml (and of any target that runs a test runner, such as `go
-test` with its flags), pre-commit hooks removed or narrowed, conftest.py hooks that change
-collection or reporting, CI workflows (a job or step removed, continue-on-error, a new `if:`, a
-changed `run:`), the gate's own step in a workflow (its inputs, continue-on-error, its removal:
-rule `gate-step`) and the gate's own config. Files are compared as parsed data, so reformatting
-raises nothing and each finding shows the old and the new value. A reviewer cares because the
-easiest way to make checks pass is to check less. Resolve it by reverting the change, or by
-explaining in the pull request why the new setting is right; changes to the gate's config only
-take effect once merged."""
+options (pyproject.toml, pytest.toml, pytest.ini, tox.ini, setup.cfg, .coveragerc), what runs the
+tests (tox in tox.ini, setup.cfg or `[tool.tox]`, hatch environments, pdm scripts, poe tasks, nox
+sessions' `session.run` commands, Cargo.toml's `autotests`, `test = false` and `[[test]]` `harness`
+switches: rules `tox-config`, `hatch-config`, `pdm-scripts`, `poe-tasks`, `nox-session`,
+`cargo-test`), package.json test, build and lint scripts and every script they run,
+Jest/Vitest/Mocha/Playwright configs, lint rules in package.json's `xo` and `eslintConfig` keys and
+in `.golangci.yml` (rules `lint-config`, `golangci-config`), tsconfig strictness, the `test` and
+`check` recipes of a Makefile, justfile or Taskfile.yml (and of any target that runs a test runner,
+such as `go test` with its flags), pre-commit hooks removed or narrowed, conftest.py hooks that
+change collection or reporting, CI workflows (a job or step removed, continue-on-error, a new
+`if:`, a changed `run:`), the gate's own step in a workflow (its inputs, continue-on-error, its
+removal: rule `gate-step`) and the gate's own config. Files are compared as parsed data, so
+reformatting raises nothing and each finding shows the old and the new value. A reviewer cares
+because the easiest way to make checks pass is to check less. Resolve it by reverting the change,
+or by explaining in the pull request why the new setting is right; changes to the gate's config
+only take effect once merged."""
 
 MAKEFILES = ("Makefile", "makefile", "GNUmakefile")
 JUSTFILES = ("justfile", "Justfile", ".justfile")
@@ -88,6 +90,8 @@ def handler_for(path: str, paths: Callable[[], list[str]] = list,
         ".pre-commit-config.yaml": handlers.precommit(paths),
         "Cargo.toml": handlers.parsed(toml.loads, handlers.cargo_manifest),
         "noxfile.py": handlers.parsed(noxfile.parse, handlers.nox_sessions),
+        ".golangci.yml": handlers.parsed(workflow_diff.load, handlers.golangci),
+        ".golangci.yaml": handlers.parsed(workflow_diff.load, handlers.golangci),
     }
     if name in MAKEFILES:
         return handlers.parsed(makefile.parse, handlers.makefile_recipes)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import configparser
 import json
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from ruamel.yaml.error import YAMLError
@@ -30,6 +31,7 @@ Handler = Callable[[str, str | None, str | None, ChangedFile], "list[Finding]"]
 Table = dict[str, object]
 
 RUNNER_KEYS = ("jest", "mocha", "ava", "c8", "nyc", "vitest")
+LINT_KEYS = ("xo", "eslintConfig")  # linters configured in package.json: rules turned off there
 PARSE_ERRORS = (ValueError, configparser.Error, YAMLError)  # TOML and JSON errors are ValueErrors
 P = TypeVar("P")
 WEAKEN_NOTE = python_config_diff.WEAKEN_NOTE
@@ -104,7 +106,27 @@ def package_json(path: str, base: Table, head: Table, new: str) -> list[Finding]
             out.append(_finding(path, line, "test-runner-config",
                                 f"{ch.key}: {config_diff.show_change(ch.old, ch.new)}; "
                                 f"{WEAKEN_NOTE}"))
+    for key in LINT_KEYS:
+        before_table = {key: base[key]} if key in base else {}
+        after_table = {key: head[key]} if key in head else {}
+        for ch in config_diff.changes(before_table, after_table):
+            out.append(_finding(path, config_diff.json_line(new, ch.key.split(".")),
+                                "lint-config", f"{ch.key}: "
+                                f"{config_diff.show_change(ch.old, ch.new)}; {WEAKEN_NOTE}"))
     return out
+
+
+def yaml_line(text: str, keys: Sequence[str]) -> int:
+    """The line of the deepest of the nested `keys` found in a YAML text, else 1."""
+    steps = [re.compile(rf"^\s*(?:-\s*)?[\"']?{re.escape(key)}[\"']?\s*:") for key in keys]
+    return config_diff.line_of(text, steps) or 1
+
+
+def golangci(path: str, base: Table, head: Table, new: str) -> list[Finding]:
+    """golangci-lint's config: linters, their settings, exclusions, compared as parsed data."""
+    return [_finding(path, yaml_line(new, ch.key.split(".")), "golangci-config",
+                     f"{ch.key}: {config_diff.show_change(ch.old, ch.new)}; {WEAKEN_NOTE}")
+            for ch in config_diff.changes(base, head)]
 
 
 def _first_line(f: ChangedFile) -> int:
