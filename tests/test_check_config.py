@@ -502,3 +502,22 @@ def test_golangci_linter_disabled(tmp_path: Path) -> None:
 def test_golangci_reformatted_raises_nothing(tmp_path: Path) -> None:
     head = "# lint\nlinters:\n  enable: [errcheck, gosec]\nrun: {timeout: 5m}\n"
     assert _found(_run(tmp_path, {".golangci.yaml": GOLANGCI}, {".golangci.yaml": head})) == []
+
+
+def test_tox_env_renamed_is_one_finding_not_every_key(tmp_path: Path) -> None:
+    # structlog: `[testenv:py3{8,13}-tests]` -> `[testenv:py3{9,13}-tests]` gave 4 findings, two
+    # of them at line 1
+    env = "deps =\n    coverage[toml]\n    rich\ncommands = coverage run -m pytest {posargs}\n"
+    base = "[tox]\nenv_list = py3{8,13}-tests\n\n[testenv:py3{8,13}-tests]\n" + env
+    head = base.replace("8,13", "9,13")
+    result = _run(tmp_path, {"tox.ini": base}, {"tox.ini": head})
+    assert _found(result) == [("tox.ini", 4, "tox-config")]
+    assert _messages(result)[0].startswith(
+        "[testenv:py3{8,13}-tests] renamed to [testenv:py3{9,13}-tests], its settings unchanged")
+    # renamed and changed: the change is named under the rename
+    result = _run(tmp_path / "changed", {"tox.ini": base},
+                  {"tox.ini": head.replace("pytest {posargs}", "pytest -x {posargs}")})
+    assert _messages(result) == [
+        "[testenv:py3{8,13}-tests] renamed to [testenv:py3{9,13}-tests] commands: "
+        '"coverage run -m pytest {posargs}" -> "coverage run -m pytest -x {posargs}"; '
+        "this setting decides what the checks catch"]
