@@ -215,3 +215,13 @@ def test_widened_escape_is_new(tmp_path: Path, path: str, before: str, after: st
     body = "\n".join(["x", before, "y"]) + "\n"
     assert _found(_run(tmp_path, {path: body}, {path: body.replace(before, after)})) == [
         (path, 2, rule)]
+
+
+def test_one_removed_escape_excuses_one_added_line_not_two(tmp_path: Path) -> None:
+    # ky 90c6d00c: two `no-await-in-loop` disables removed, six added; the two moved lines were
+    # also counted as narrowed, so four new ones read as two
+    disable = "// eslint-disable-next-line no-await-in-loop\n"
+    base = "for (;;) {\n\t" + disable + "\tawait x();\n}\n"
+    head = ("while (ok) {\n\tfor (;;) {\n\t\t" + disable + "\t\tawait x();\n"
+            "\t\t" + disable + "\t\tawait y();\n\t}\n}\n")
+    assert _found(_run(tmp_path, {"a.js": base}, {"a.js": head})) == [("a.js", 5, "eslint-disable")]

@@ -109,7 +109,8 @@ def run(ctx: DiffContext) -> CheckResult:
     for f in files:
         if blobs[f.path] is not None:
             split = ctx.source(f.path)
-            removed = [f.removed[n] for n in sorted(f.removed)]
+            left = ctx.unmoved_removed(f)  # a removed line excuses one added line, not two
+            removed = [left[n] for n in sorted(left)]
             findings.extend(_scan(f.path, split, ctx.fresh_lines(f), removed))
             findings.extend(_allow_findings(f, split))
     return from_findings(ID, TITLE, findings, clean="no new escapes",

@@ -26,7 +26,7 @@ class DiffContext:
     _blobs: dict[tuple[str, str], bytes | None] = dataclasses.field(default_factory=dict)
     _rules: dict[str, tuple[attributes.Rule, ...]] = dataclasses.field(default_factory=dict)
     _sources: dict[str, Source | None] = dataclasses.field(default_factory=dict)
-    _moved: dict[int, dict[str, frozenset[int]]] = dataclasses.field(default_factory=dict)
+    _moved: dict[int, moves.Moves] = dataclasses.field(default_factory=dict)
 
     def read(self, ref: str, paths: Sequence[str]) -> dict[str, bytes | None]:
         """File contents at `ref` (None where absent); each blob is read from git once."""
@@ -47,13 +47,22 @@ class DiffContext:
             self._sources[path] = None if text is None else source.split(path, text)
         return self._sources[path]
 
-    def fresh_lines(self, f: ChangedFile, context: int = 0) -> dict[int, str]:
-        """The file's new lines that the change did not move from elsewhere (`moves`): with
-        `context`, a line is moved only with the lines after it."""
+    def moves(self, context: int = 0) -> moves.Moves:
+        """The lines the change moved (`gate.vcs.moves`), found once per context."""
         if context not in self._moved:
             self._moved[context] = moves.moved(self.files, context)
-        taken = self._moved[context].get(f.path, frozenset())
+        return self._moved[context]
+
+    def fresh_lines(self, f: ChangedFile, context: int = 0) -> dict[int, str]:
+        """The file's new lines that the change did not move from elsewhere: with `context`, a
+        line is moved only with the lines after it."""
+        taken = self.moves(context).head.get(f.path, frozenset())
         return {n: text for n, text in f.new_lines.items() if n not in taken}
+
+    def unmoved_removed(self, f: ChangedFile) -> dict[int, str]:
+        """The file's removed lines that did not move elsewhere in the change."""
+        gone = self.moves().base.get(f.path, frozenset())
+        return {n: text for n, text in f.removed.items() if n not in gone}
 
     def pytest_config(self, ref: str) -> PytestConfig:
         return pytest_config.find(lambda paths: self.read(ref, paths))

@@ -10,6 +10,7 @@ taken off one test and put on another.
 from __future__ import annotations
 
 import collections
+import dataclasses
 from collections.abc import Iterable, Mapping
 
 from gate.vcs.diff import ChangedFile
@@ -42,23 +43,30 @@ def _keys(run: list[tuple[int, str]], context: int) -> Iterable[tuple[int, Key]]
         yield number, window
 
 
-def moved(files: Iterable[ChangedFile], context: int = 0) -> dict[str, frozenset[int]]:
-    """The head lines of each file's new lines that the change moved, by path."""
+@dataclasses.dataclass(frozen=True)
+class Moves:
+    head: dict[str, frozenset[int]]  # by path: the head lines that were moved here
+    base: dict[str, frozenset[int]]  # by path: the base lines that moved away
+
+
+def moved(files: Iterable[ChangedFile], context: int = 0) -> Moves:
+    """The new lines of each file that the change moved, and the removed lines they came from."""
     files = list(files)
-    removed: collections.Counter[Key] = collections.Counter()
+    removed: dict[Key, list[tuple[str, int]]] = collections.defaultdict(list)
     for f in files:
         for run in _runs(f.removed):
-            removed.update(window for _, window in _keys(run, context))
-    out: dict[str, frozenset[int]] = {}
+            for number, window in _keys(run, context):
+                removed[window].append((f.path, number))
+    head: dict[str, set[int]] = collections.defaultdict(set)
+    base: dict[str, set[int]] = collections.defaultdict(set)
     for f in files:
-        found: set[int] = set()
         for run in _runs(f.new_lines):
             for number, window in _keys(run, context):
                 if len(window) <= context and window[0].startswith(_PREFIXES):
                     continue  # a decorator whose function did not move with it
-                if removed[window] > 0:
-                    removed[window] -= 1
-                    found.add(number)
-        if found:
-            out[f.path] = frozenset(found)
-    return out
+                if removed.get(window):
+                    path, line = removed[window].pop(0)
+                    base[path].add(line)
+                    head[f.path].add(number)
+    return Moves({p: frozenset(n) for p, n in head.items()},
+                 {p: frozenset(n) for p, n in base.items()})
