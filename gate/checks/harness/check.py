@@ -3,6 +3,7 @@ diff; `merge` adds what the install left behind, found by the runtime (see `left
 from __future__ import annotations
 
 import posixpath
+import re
 
 from gate.checks.common import from_findings
 from gate.checks.harness import bytecode, js_reach, packaging, python_reach, test_scripts
@@ -73,6 +74,7 @@ RULES = ("test-plugin-entry-point", "build-backend", "setup-cmdclass", "site-hoo
          "plugin-list-missing-at-head", "framework-changed-in-run")
 JS_SUFFIXES = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
 TEST_DIRS = ("tests", "test", "testing", "__tests__", "spec", "e2e")
+BENCHMARK = re.compile(r"\.bench\.[cm]?[jt]sx?$")  # vitest's benchmark files, run by `vitest bench`
 RUNNER_CONFIGS = ("jest.", "vitest.", "playwright.", "karma.", ".mocharc", "ava.")
 PYTHON_PACKAGING = {"pyproject.toml": packaging.pyproject, "setup.cfg": packaging.setup_cfg}
 
@@ -83,6 +85,7 @@ def _with_tests(ctx: DiffContext, path: str) -> bool:
     name = posixpath.basename(path)
     return (ctx.is_test_file(path) or testfiles.is_test_infrastructure(path)
             or name.startswith(RUNNER_CONFIGS) or name.startswith(("jest", "vitest"))
+            or BENCHMARK.search(name) is not None
             or any(part in TEST_DIRS for part in path.split("/")[:-1]))
 
 
