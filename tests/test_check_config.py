@@ -521,3 +521,14 @@ def test_tox_env_renamed_is_one_finding_not_every_key(tmp_path: Path) -> None:
         "[testenv:py3{8,13}-tests] renamed to [testenv:py3{9,13}-tests] commands: "
         '"coverage run -m pytest {posargs}" -> "coverage run -m pytest -x {posargs}"; '
         "this setting decides what the checks catch"]
+
+
+def test_long_workflow_run_changed_in_its_middle_is_readable(tmp_path: Path) -> None:
+    # memchr: both runs were cut at 80 characters, before the part that changed
+    run = ('echo "CARGO_BUILD_TARGET=wasm32-wasi" >> $GITHUB_ENV && echo '
+           '"CARGO_TARGET_WASM32_WASI_RUNNER=wasmtime run --wasm simd --" >> $GITHUB_ENV')
+    base = WORKFLOW.replace("pytest -q", run)
+    head = WORKFLOW.replace("pytest -q", run.replace("wasm32-wasi\"", "wasm32-wasip1\""))
+    path = ".github/workflows/ci.yml"
+    message = _messages(_run(tmp_path, {path: base}, {path: head}))[0]
+    assert "wasm32-wasi\\\"" in message and "wasm32-wasip1\\\"" in message

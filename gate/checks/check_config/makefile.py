@@ -12,7 +12,7 @@ import dataclasses
 import re
 import shlex
 
-from gate.checks.check_config.config_diff import Weakening
+from gate.checks.check_config.config_diff import Weakening, show_change
 
 WATCHED = ("test", "check")
 # a target of any name whose recipe runs a test runner is watched too (`ci: go test ./...`)
@@ -182,7 +182,8 @@ def compare(base: Makefile, head: Makefile) -> list[Weakening]:
             out.append((1, f"{what} removed"))
             continue
         if old.recipe != new.recipe:
-            out.append((new.line, f"{what}: recipe {_show(old.recipe)} -> {_show(new.recipe)}"))
+            out.append((new.line, f"{what}: recipe " + show_change(
+                " && ".join(old.recipe) or "(none)", " && ".join(new.recipe) or "(none)")))
         if old.prerequisites != new.prerequisites:
             out.append((new.line, f"{what}: prerequisites {_show(old.prerequisites, ' ')} -> "
                         f"{_show(new.prerequisites, ' ')}"))

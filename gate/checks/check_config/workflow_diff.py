@@ -16,7 +16,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
 
-from gate.checks.check_config.config_diff import ABSENT, RuledWeakening, show
+from gate.checks.check_config.config_diff import ABSENT, RuledWeakening, show, show_change
 
 Key = str | int
 WORKFLOW, GATE_STEP = "workflow", "gate-step"
@@ -205,7 +205,7 @@ def _steps(where: str, old: list[dict[str, object]], new: list[dict[str, object]
         what = f"{where}: {_describe(old[i], i)}"
         if old[i].get("run") != new[j].get("run"):
             out.append((lines((*path, j, "run")), WORKFLOW, f"{what}: run "
-                        f"{show(old[i].get('run'))} -> {show(new[j].get('run'))}"))
+                        f"{show_change(old[i].get('run', ABSENT), new[j].get('run', ABSENT))}"))
         gate = is_gate_step(old[i])
         if gate:
             out.extend(_gate_step(what, old[i], new[j], (*path, j), lines))
