@@ -11,7 +11,7 @@ ID = "skip-markers"
 TITLE = "No new skip, xfail or focus markers"
 EXPLANATION = """\
 Flags skip, xfail, focus and todo markers on lines the change adds, per framework: pytest and
-unittest, Jest, Vitest, Mocha, Jasmine and node:test, Go, Rust, JUnit and RSpec. A skipped or
+unittest, Jest, Vitest, Mocha, Jasmine, AVA and node:test, Go, Rust, JUnit and RSpec. A skipped or
 xfailed test is a failing test that no longer fails the suite, and a focused test (`it.only`,
 `fit`) silently turns off every other test: a reviewer must see each one. Markers inside strings,
 docstrings and comments, in generated or vendored files, on lines already present at the base, and
