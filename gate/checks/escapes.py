@@ -68,23 +68,41 @@ def _finding(path: str, line: int, row: EscapePattern, matched: str) -> Finding:
     )
 
 
-def _narrowed(row: EscapePattern, added: str, removed: list[str]) -> bool:
-    """Whether a removed line of the file held the same escape on the same code, as wide or
-    wider (`# type: ignore` -> `# type: ignore[code]`): that escape is not new. The removed line
-    is used up, so one old escape excuses one new line."""
-    head = escape_patterns.directive(row.rule, added)
-    if head is None:
+class _Removed:
+    """The file's removed lines that held an escape, by rule and by the code it was on, read
+    once per rule: one lookup per new escape, however long the file."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self._lines = lines
+        self._by_rule: dict[str, dict[str, list[escape_patterns.Directive]]] = {}
+
+    def take(self, rule: str, head: escape_patterns.Directive) -> bool:
+        """Whether a removed escape of `rule` on the same code was as wide or wider; it is
+        used up, so one old escape excuses one new line."""
+        if rule not in self._by_rule:
+            index: dict[str, list[escape_patterns.Directive]] = {}
+            for text in self._lines:
+                found = escape_patterns.directive(rule, text)
+                if found is not None:
+                    index.setdefault(found.rest, []).append(found)
+            self._by_rule[rule] = index
+        same = self._by_rule[rule].get(head.rest, [])
+        for i, base in enumerate(same):
+            if escape_patterns.no_wider(base, head):
+                del same[i]
+                return True
         return False
-    for i, text in enumerate(removed):
-        base = escape_patterns.directive(row.rule, text)
-        if base is not None and escape_patterns.no_wider(base, head):
-            del removed[i]
-            return True
-    return False
+
+
+def _narrowed(row: EscapePattern, added: str, removed: _Removed) -> bool:
+    """Whether the escape on an added line is one the file already had on the same code, as
+    wide or wider (`# type: ignore` -> `# type: ignore[code]`): that escape is not new."""
+    head = escape_patterns.directive(row.rule, added)
+    return head is not None and removed.take(row.rule, head)
 
 
 def _scan(path: str, split: Source | None, added: dict[int, str],
-          removed: list[str]) -> list[Finding]:
+          removed: _Removed) -> list[Finding]:
     rows, words = escape_patterns.rows_for(path), escape_patterns.words_for(path)
     if split is None or not rows:
         return []
@@ -110,7 +128,7 @@ def run(ctx: DiffContext) -> CheckResult:
         if blobs[f.path] is not None:
             split = ctx.source(f.path)
             left = ctx.unmoved_removed(f)  # a removed line excuses one added line, not two
-            removed = [left[n] for n in sorted(left)]
+            removed = _Removed([left[n] for n in sorted(left)])
             findings.extend(_scan(f.path, split, ctx.fresh_lines(f), removed))
             findings.extend(_allow_findings(f, split))
     return from_findings(ID, TITLE, findings, clean="no new escapes",

@@ -52,7 +52,8 @@ class Moves:
 def moved(files: Iterable[ChangedFile], context: int = 0) -> Moves:
     """The new lines of each file that the change moved, and the removed lines they came from."""
     files = list(files)
-    removed: dict[Key, list[tuple[str, int]]] = collections.defaultdict(list)
+    removed: dict[Key, collections.deque[tuple[str, int]]] = collections.defaultdict(
+        collections.deque)
     for f in files:
         for run in _runs(f.removed):
             for number, window in _keys(run, context):
@@ -65,7 +66,7 @@ def moved(files: Iterable[ChangedFile], context: int = 0) -> Moves:
                 if len(window) <= context and window[0].startswith(_PREFIXES):
                     continue  # a decorator whose function did not move with it
                 if removed.get(window):
-                    path, line = removed[window].pop(0)
+                    path, line = removed[window].popleft()
                     base[path].add(line)
                     head[f.path].add(number)
     return Moves({p: frozenset(n) for p, n in head.items()},
