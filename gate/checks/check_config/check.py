@@ -136,8 +136,9 @@ def run(ctx: DiffContext) -> CheckResult:
 
 
 # Rules whose line the handler chose on purpose: the file's first line for a file that does not
-# parse, a make target's header (its recipe is what follows), a workflow's key by its YAML path
-_PINNED_BY_HANDLER = ("config-unparsable", "makefile", "workflow", "gate-step")
+# parse, a make target's header (its recipe is what follows), a workflow's key by its YAML path,
+# a tsconfig option removed at the compilerOptions that held it
+_PINNED_BY_HANDLER = ("config-unparsable", "makefile", "workflow", "gate-step", "tsconfig")
 RESTRUCTURE = 6  # this many settings of one kind changed in one file read as one restructure
 
 
