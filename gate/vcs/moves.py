@@ -60,7 +60,7 @@ def moved(files: Iterable[ChangedFile], context: int = 0) -> Moves:
                 removed[window].append((f.path, number))
     head: dict[str, set[int]] = collections.defaultdict(set)
     base: dict[str, set[int]] = collections.defaultdict(set)
-    for f in files:
+    for f in files if removed else ():  # a change that removes nothing moved nothing
         for run in _runs(f.new_lines):
             for number, window in _keys(run, context):
                 if len(window) <= context and window[0].startswith(_PREFIXES):
