@@ -124,7 +124,9 @@ def test_pyproject_honest_changes_raise_nothing(tmp_path: Path, head: str) -> No
 def test_pyproject_that_does_not_parse_is_one_finding(tmp_path: Path) -> None:
     result = _run(tmp_path, {"pyproject.toml": PYPROJECT},
                   {"pyproject.toml": PYPROJECT + "[tool.mypy\n"})
-    assert _found(result) == [("pyproject.toml", 1, "config-unparsable")]
+    # at the line the parser names: the broken header, after the base's lines
+    line = len(PYPROJECT.splitlines()) + 1
+    assert _found(result) == [("pyproject.toml", line, "config-unparsable")]
     assert _messages(result)[0].startswith("pyproject.toml does not parse at head (")
 
 
@@ -263,7 +265,8 @@ def test_package_honest_changes_raise_nothing(tmp_path: Path, head: str) -> None
 
 def test_package_json_that_does_not_parse(tmp_path: Path) -> None:
     result = _run(tmp_path, {"package.json": PACKAGE}, {"package.json": PACKAGE + "}"})
-    assert _found(result) == [("package.json", 1, "config-unparsable")]
+    assert _found(result) == [("package.json", len(PACKAGE.splitlines()) + 1,
+                               "config-unparsable")]
 
 
 def test_vendored_package_json_is_not_config(tmp_path: Path) -> None:
@@ -402,7 +405,7 @@ def test_workflow_deleted_and_unparsable(tmp_path: Path) -> None:
     head = {".github/workflows/a.yml": None, ".github/workflows/b.yml": "jobs: [\n"}
     result = _run(tmp_path, base, head)
     assert _found(result) == [(".github/workflows/a.yml", 1, "workflow"),
-                              (".github/workflows/b.yml", 1, "config-unparsable")]
+                              (".github/workflows/b.yml", 2, "config-unparsable")]
 
 
 ACTION = """\

@@ -135,7 +135,7 @@ def run(ctx: DiffContext) -> CheckResult:
                          found="{n} change(s) that can weaken the checks")
 
 
-# Rules whose line the handler chose on purpose: the file's first line for a file that does not
+# Rules whose line the handler chose on purpose: the line the parser names for a file that does not
 # parse, a make target's header (its recipe is what follows), a workflow's key by its YAML path,
 # a tsconfig option removed at the compilerOptions that held it
 _PINNED_BY_HANDLER = ("config-unparsable", "makefile", "workflow", "gate-step", "tsconfig")

@@ -42,9 +42,15 @@ def _finding(path: str, line: int, rule: str, message: str,
     return Finding(path=path, line=line, rule=rule, severity=severity, message=message)
 
 
+_ERROR_LINE = re.compile(r"\bline (\d+)")  # where tomllib, json, YAML and configparser say
+
+
 def _unparsable(path: str, error: Exception) -> list[Finding]:
+    """One finding at the line the parser names (else line 1)."""
     reason = " ".join(str(error).split())[:160]
-    return [_finding(path, 1, "config-unparsable", f"{path} does not parse at head ({reason}): "
+    at = _ERROR_LINE.search(str(error))
+    line = int(at.group(1)) if at else 1
+    return [_finding(path, line, "config-unparsable", f"{path} does not parse at head ({reason}): "
                      "the gate cannot compare it with the base; fix the file")]
 
 
