@@ -39,7 +39,7 @@ def pyproject(path: str, base: Table, head: Table, new: str) -> list[RuledWeaken
 def pytest_toml(path: str, base: Table, head: Table, new: str) -> list[RuledWeakening]:
     """pytest.toml and .pytest.toml (pytest 9): the `[pytest]` table."""
     return [(config_diff.toml_line(new, "pytest", ch.key), "pytest-config",
-             f"[pytest] {ch.key}: {show(ch.old)} -> {show(ch.new)}; {WEAKEN_NOTE}")
+             f"[pytest] {ch.key}: {config_diff.show_change(ch.old, ch.new)}; {WEAKEN_NOTE}")
             for ch in config_diff.changes(config_diff.dig(base, "pytest"),
                                           config_diff.dig(head, "pytest"))]
 
