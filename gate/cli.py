@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import functools
+import json
 import os
 import signal
 import sys
@@ -93,7 +94,7 @@ def _parser() -> argparse.ArgumentParser:
                       help="judge the index (what `git commit` would record) instead of --head")
     hooks = sub.add_parser("hook", help="what the pre-commit hooks run: the staged change "
                            "(pre-commit), or what is being pushed (pre-push)")
-    hooks.add_argument("stage", choices=("pre-commit", "pre-push"))
+    hooks.add_argument("stage", choices=("pre-commit", "pre-push", "agent-stop"))
     hooks.add_argument("remote", nargs="?", help="pre-push: the remote git names (then the "
                        "pushed refs are read from stdin)")
     hooks.add_argument("url", nargs="?", help="pre-push: the remote's URL (unused)")
@@ -104,6 +105,8 @@ def _parser() -> argparse.ArgumentParser:
                        help="pre-push: time limit per command")
     hooks.add_argument("--parallel", action="store_true", default=None,
                        help="pre-push: the suite runs side by side")
+    hooks.add_argument("--base", help="agent-stop: the ref the agent's work is compared with "
+                       "(default: HEAD, the uncommitted work only)")
     setup = sub.add_parser("init", help="propose [tool.gate], a workflow and pre-commit hooks")
     setup.add_argument("--repo", default=".", help="the repository (default: current dir)")
     setup.add_argument("--dry-run", action="store_true",
@@ -128,6 +131,23 @@ def _parser() -> argparse.ArgumentParser:
                           "small repository it builds in a temporary directory (seconds)")
     demo.add_argument("--keep", action="store_true",
                       help="keep the demo repository and print where it is")
+    submit = sub.add_parser("submit", help="an agent's submit tool: commit the working tree "
+                            "to a branch, run the whole gate, answer in bounded text")
+    submit.add_argument("--base", required=True, help="the base ref (branch, tag, SHA)")
+    submit.add_argument("--branch", metavar="NAME",
+                        help="the branch to commit to (default: gate/submit/<current branch>)")
+    submit.add_argument("--message", metavar="MSG", default="gate submit",
+                        help="the commit message (and the pull request's title)")
+    submit.add_argument("--max-attempts", type=int, metavar="N", default=3,
+                        help="submits allowed per branch and base; then exit 5 (default 3)")
+    submit.add_argument("--open-pr", action="store_true",
+                        help="on pass, push the branch and open its pull request "
+                        "(GITHUB_TOKEN, GITHUB_REPOSITORY; the extra `github`)")
+    submit.add_argument("--remote", default="origin", help="where --open-pr pushes")
+    submit.add_argument("--repo", default=".", help="the repository (default: current dir)")
+    submit.add_argument("--format", choices=("text", "json"), default="text")
+    sub.add_parser("mcp", help="the gate as MCP tools over stdio: submit, scan, explain "
+                   "(the extra `mcp`)")
     explain = sub.add_parser("explain", help="what a check means and how to resolve it")
     explain.add_argument("check_id", metavar="CHECK-ID",
                          help="a built-in check's id, or the name of a user check")
@@ -215,8 +235,43 @@ def _publish(args: argparse.Namespace) -> int:
     return publish.publish(json_report.load(args.report), settings, args.report)
 
 
+def _submit(args: argparse.Namespace) -> int:
+    from gate.agent import submit
+    request = submit.Request(base=args.base, repo=args.repo, branch=args.branch,
+                             message=args.message, max_attempts=args.max_attempts,
+                             open_pr=args.open_pr, remote=args.remote)
+    progress = live.for_stream(sys.stderr) if args.format == "text" else runner.Progress()
+    try:
+        answer = submit.submit(request, progress)
+    finally:
+        if isinstance(progress, live.PlainProgress):
+            progress.close()
+    if args.format == "json":
+        print(json.dumps(answer.to_json(), indent=1))
+    else:
+        print(answer.feedback)
+    return answer.exit_code
+
+
+def _mcp() -> int:
+    try:
+        from gate.agent import mcp_server
+    except ModuleNotFoundError as e:
+        if e.name != "mcp" and not (e.name or "").startswith("mcp."):
+            raise
+        raise GateError("gate mcp needs the MCP SDK: pip install "
+                        f"'{release.DISTRIBUTION}[mcp]'") from e
+    mcp_server.serve()
+    return 0
+
+
 def _hook(args: argparse.Namespace) -> int:
     from gate import hook
+    if args.stage == "agent-stop":
+        from gate.agent import stop_hook
+        return stop_hook.main(sys.stdin, sys.stderr, base=args.base)
+    if args.base is not None:
+        raise GateError("--base goes with `gate hook agent-stop` only")
     if args.stage == "pre-commit":
         given = [f"--{k}" for k in ("runs", "timeout", "parallel") if getattr(args, k)]
         if given:
@@ -245,6 +300,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         return 0
     if args.command == "publish":
         return _publish(args)
+    if args.command == "submit":
+        return _submit(args)
+    if args.command == "mcp":
+        return _mcp()
     if args.command == "demo":
         from gate.adopt import demo
         return demo.main(sys.stdout, keep=args.keep)

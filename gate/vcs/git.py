@@ -24,21 +24,24 @@ def _git_exe() -> str:
 INDEX = ""  # the ref that names the index: `git cat-file` reads `:path` from it
 
 
-def _env(index: bool) -> dict[str, str]:
+def _env(index: bool, index_file: str | None = None) -> dict[str, str]:
     """No hook variables, but the index a hook was given (`git commit -a` stages into a
-    temporary one) when the index itself is read."""
+    temporary one) when the index itself is read, or `index_file`: one of the gate's own."""
     env = gate_git_env()
-    if index and "GIT_INDEX_FILE" in os.environ:
+    if index_file is not None:
+        env["GIT_INDEX_FILE"] = index_file
+    elif index and "GIT_INDEX_FILE" in os.environ:
         env["GIT_INDEX_FILE"] = os.path.abspath(os.environ["GIT_INDEX_FILE"])
     return env
 
 
 def run(repo: str, *args: str, check: bool = True, input: bytes | None = None,
-        index: bool = False) -> bytes:
-    """Run git in `repo` without the hook variables; raise GitError on failure if `check`."""
+        index: bool = False, index_file: str | None = None) -> bytes:
+    """Run git in `repo` without the hook variables; raise GitError on failure if `check`.
+    `index_file`: a temporary index of the gate's own instead of the repository's."""
     proc = subprocess.run(
         [_git_exe(), "-C", repo, *args],
-        env=_env(index),
+        env=_env(index, index_file),
         input=input,
         capture_output=True,
         stdin=None if input is not None else subprocess.DEVNULL,
