@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Literal
 
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel
 
 from gate import __version__
@@ -78,7 +79,10 @@ def scan(base: str, head: str = "HEAD", repo: str = ".") -> ScanResult:
     """The diff checks (no install, no test run) on `head` against `base`: removed tests,
     new skip markers, lint and type escapes, weakened test config, harness tricks, lockfiles,
     the diff policy. Each finding is at a file and line."""
-    report = runner.scan(runner.Options(base=base, head=head, repo=repo))
+    try:
+        report = runner.scan(runner.Options(base=base, head=head, repo=repo))
+    except GateError as e:  # bad input: the message says what to do
+        raise ToolError(str(e)) from e
     found = [Finding(check=c.id, path=f.path, line=f.line, rule=f.rule, message=f.message)
              for c in report.checks for f in c.findings]
     header = f"gate scan: {report.verdict} for {head} against {base}."
@@ -90,7 +94,7 @@ def explain(check_id: str) -> Explanation:
     """What a check (install, suite, base-tests, tests-removed, skip-markers, escapes, ...)
     means and how to resolve what it found."""
     if check_id not in registry.ORDER:
-        raise ValueError(f"unknown check {check_id!r}: one of {', '.join(registry.ORDER)}")
+        raise ToolError(f"unknown check {check_id!r}: one of {', '.join(registry.ORDER)}")
     return Explanation(id=check_id, title=registry.title(check_id),
                        explanation=registry.explanation(check_id))
 
