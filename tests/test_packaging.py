@@ -67,6 +67,9 @@ def test_the_runtime_set_is_what_the_command_line_imports() -> None:
     # PyGithub and the urllib3 it brings: one module, only `gate publish` imports it
     assert [imported.pop("github"), imported.pop("urllib3")] == [{"gate/github/client.py"}] * 2
     assert _requirement_name(PROJECT["optional-dependencies"]["github"][0]) == "PyGithub"
+    # the MCP SDK and the pydantic it brings: one module, only `gate mcp` imports it
+    assert [imported.pop("mcp"), imported.pop("pydantic")] == [{"gate/agent/mcp_server.py"}] * 2
+    assert _requirement_name(PROJECT["optional-dependencies"]["mcp"][0]) == "mcp"
     assert set(imported) <= set(RUNTIME_MODULES.values())
     assert {"ruamel", "tree_sitter"} <= set(imported)
 
@@ -91,6 +94,16 @@ def test_publish_without_pygithub_says_to_install_the_extra(tmp_path: Path) -> N
     assert (proc.returncode, proc.stdout) == (2, "")
     assert proc.stderr == ("gate: error: gate publish needs PyGithub, which the command line "
                            "alone does not install: pip install 'agent-test-gate[github]'\n")
+
+
+def test_mcp_without_the_sdk_says_to_install_the_extra(tmp_path: Path) -> None:
+    code = ("import sys; sys.modules['mcp'] = None; from gate import cli; "
+            "sys.exit(cli.main(['mcp']))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=tmp_path)
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr == ("gate: error: gate mcp needs the MCP SDK: pip install "
+                           "'agent-test-gate[mcp]'\n")
 
 
 @pytest.mark.parametrize("hook", ["pre-commit", "pre-push"])
