@@ -291,3 +291,21 @@ def test_bad_input_is_exit_2_before_anything_is_counted(grep_repo: Repo, args: l
     assert message in done.stderr
     assert not (grep_repo.path / ".git" / "gate").exists()
     assert "gate/submit" not in grep_repo.git("branch", "--list")
+
+
+def test_a_suite_that_fails_at_base_too_is_not_the_changes_fault(tmp_path: Path) -> None:
+    """The project's setup is broken at the base: the model is not sent to change code."""
+    repo = work_repo(tmp_path / "g", {**GREP, "answer.txt": "3\n"}, {"notes.txt": "hello\n"})
+    code, answer = gate_submit(repo)
+    assert (code, answer["verdict"], answer["fault"]) == (2, None, "infrastructure")
+    assert "every failure that decided the verdict happens on the base too (suite: " in (
+        answer["feedback"])
+    assert "This is not the change's fault: do not change any code for it." in (
+        answer["feedback"])
+    assert "1. suite (failed, required): 0 of 1 runs passed" in answer["feedback"]
+
+
+def test_its_twin_a_regression_is_the_changes_fault(grep_repo: Repo) -> None:
+    code, answer = gate_submit(grep_repo)
+    assert (code, answer["verdict"], answer["fault"]) == (1, "fail", "change")
+    assert "baseline: regression, passes at base" in answer["feedback"]

@@ -7,7 +7,8 @@ import re
 from typing import Literal
 
 from gate.checks import install
-from gate.models import Report
+from gate.models import CheckResult, Report
+from gate.outcomes.baseline import PRE_EXISTING, REGRESSION
 
 Fault = Literal["change", "infrastructure"]
 
@@ -21,9 +22,18 @@ NETWORK = re.compile(
     re.IGNORECASE)
 
 
+def _fails_at_base_too(check: CheckResult) -> bool:
+    """The baseline (gate/outcomes/baseline.py) found this failure on the base as well, and
+    no regression beside it."""
+    _, _, baseline = check.summary.partition("; baseline: ")
+    return bool(baseline) and REGRESSION not in baseline and (
+        PRE_EXISTING in baseline or "the base does not install either" in baseline)
+
+
 def infrastructure(report: Report) -> str | None:
     """Why the report says nothing about the change, or None when it does: the install could
-    not run its command (not found) or failed on the network."""
+    not run its command (not found) or failed on the network, or every failure that decided
+    the verdict happens on the base too (the project's setup, not this change)."""
     for check in report.checks:
         if check.id != install.ID:
             continue
@@ -34,4 +44,10 @@ def infrastructure(report: Report) -> str | None:
             if found:
                 return (f"the install failed on the network (`{found.group(0)}` in its "
                         f"output): {check.summary}")
+    deciding = [c for c in report.checks
+                if c.required and c.status in ("failed", "timeout", "error")]
+    if deciding and all(_fails_at_base_too(c) for c in deciding):
+        return ("every failure that decided the verdict happens on the base too ("
+                + "; ".join(f"{c.id}: {c.summary}" for c in deciding)
+                + "): the project's install or test setup is broken at the base")
     return None

@@ -61,13 +61,16 @@ def bound(text: str, limit: int = LIMIT) -> str:
     return kept[:kept.rfind("\n")] + note if "\n" in kept else kept + note
 
 
+def sections(report: Report) -> list[str]:
+    """One numbered section per check to act on."""
+    return [_section(n, c) for n, c in enumerate(to_act_on(report), 1)]
+
+
 def for_report(report: Report, header: str) -> str:
     """`header`, what would make it pass, then one section per check to act on (the end is
     what a cut drops)."""
     if report.verdict == "pass":
         return bound(f"{header}\nEvery check passed: nothing to change.")
-    checks = to_act_on(report)
-    sections = [_section(n, c) for n, c in enumerate(checks, 1)]
     advice = ("What would make it pass: resolve each numbered item below in the code (not by "
               "weakening, skipping or deleting tests: the gate reports that), then submit again.")
-    return bound("\n".join([header, advice, *sections]))
+    return bound("\n".join([header, advice, *sections(report)]))

@@ -13,12 +13,13 @@ from gate.engine import runner
 from gate.engine.verdict import EXIT_CANNOT_JUDGE, EXIT_CODES
 from gate.errors import GateError
 from gate.execution import workspace
-from gate.models import Verdict
+from gate.models import Report, Verdict
 from gate.vcs import git
 
 EXIT_CAP = 5
 NOT_YOUR_FAULT = ("This is not the change's fault: do not change any code for it. A person "
-                  "must fix the machine (network, tools), then submit again.")
+                  "must fix the machine (network, tools) or the project's setup, then "
+                  "submit again.")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -118,9 +119,13 @@ def _capped(request: Request, branch: str, root: str, done: attempts.Attempts) -
                   _tip(root, branch) or "", text, EXIT_CAP)
 
 
-def _cannot_judge(why: str, branch: str, head: str, used: int, cap: int) -> Answer:
+def _cannot_judge(why: str, branch: str, head: str, used: int, cap: int,
+                  report: Report | None = None) -> Answer:
     text = (f"gate submit: the gate could not judge branch {branch} at {head[:12]} "
             f"(attempt {used} of {cap}; {cap - used} left): {why}\n{NOT_YOUR_FAULT}")
+    if report is not None:
+        text = "\n".join([text, "What the gate saw, for the person:",
+                           *feedback.sections(report)])
     return Answer(None, used, cap - used, "infrastructure", branch, head,
                   feedback.bound(text), EXIT_CANNOT_JUDGE)
 
@@ -180,7 +185,7 @@ def submit(request: Request, progress: runner.Progress | None = None,
         machine = f"the branch {branch} moved while it was judged: the result is stale"
     if machine is not None:
         attempts.record(root, branch, request.base, None, "infrastructure", head)
-        return _cannot_judge(machine, branch, head, used, cap)
+        return _cannot_judge(machine, branch, head, used, cap, report)
     attempts.record(root, branch, request.base, report.verdict, "change", head)
     text = feedback.for_report(report, _header(report.verdict, branch, head, used, cap))
     answer = Answer(report.verdict, used, cap - used, "change", branch, head, text,
