@@ -309,3 +309,28 @@ def test_its_twin_a_regression_is_the_changes_fault(grep_repo: Repo) -> None:
     code, answer = gate_submit(grep_repo)
     assert (code, answer["verdict"], answer["fault"]) == (1, "fail", "change")
     assert "baseline: regression, passes at base" in answer["feedback"]
+
+
+def test_a_pass_whose_push_fails_says_so_and_is_not_the_changes_fault(
+        grep_repo: Repo, tmp_path: Path) -> None:
+    grep_repo.write({"answer.txt": "2\n"})
+    grep_repo.git("remote", "add", "origin", str(tmp_path / "no-such-remote.git"))
+    env = {**os.environ, "GITHUB_TOKEN": "t0ken", "GITHUB_REPOSITORY": REPO,
+           "GITHUB_API_URL": "http://127.0.0.1:9/api/v3"}
+    done = subprocess.run([sys.executable, "-m", "gate", "submit", "--base", "main",
+                           "--open-pr", "--format", "json"], cwd=grep_repo.path,
+                          capture_output=True, text=True, env=env)
+    answer = json.loads(done.stdout)
+    assert (done.returncode, answer["verdict"], answer["fault"]) == (2, "pass", "infrastructure")
+    assert "The change passed, but the pull request was not opened: git push" in (
+        answer["feedback"])
+    assert "pull_request" not in answer
+
+
+def test_the_text_format_prints_the_feedback_and_the_progress_apart(grep_repo: Repo) -> None:
+    done = subprocess.run([sys.executable, "-m", "gate", "submit", "--base", "main"],
+                          cwd=grep_repo.path, capture_output=True, text=True)
+    assert done.returncode == 1
+    assert done.stdout.startswith("gate submit: fail for branch gate/submit/work at ")
+    assert "1. suite (failed, required): 0 of 1 runs passed" in done.stdout
+    assert "suite: run 1 of 1" in done.stderr and "suite: run 1" not in done.stdout
