@@ -10,7 +10,7 @@ from typing import Any
 
 import anyio
 import pytest
-from helpers.gitrepo import Repo, make_change
+from helpers.gitrepo import Repo, isolated_home, make_change
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
@@ -41,6 +41,11 @@ class Answers:
 @pytest.fixture(scope="module")
 def answers(tmp_path_factory: pytest.TempPathFactory) -> Answers:
     tmp = tmp_path_factory.mktemp("mcp")
+    with isolated_home(tmp / "home"):
+        return _answers(tmp)
+
+
+def _answers(tmp: Path) -> Answers:
     cheat, _, head = make_change(tmp / "cheat", {"a.py": "x = 1\n"},
                                  {"a.py": "x = 1\ny = 2  # type: ignore\n"})
     honest, _, _ = make_change(tmp / "honest", {"a.py": "x = 1\n"}, {"a.py": "x = 1\ny = 2\n"})

@@ -2,18 +2,16 @@
 gate, answered in bounded text for a model; attempts capped per branch and base."""
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from helpers.fake_github import REPO, FakeGitHub
-from helpers.gitrepo import Repo
+from helpers.gitrepo import Repo, isolated_home
 from helpers.pyproject_fixture import CALC, project
 
 from gate.agent import attempts, feedback, submit
@@ -25,24 +23,6 @@ BROKEN_ADD = CALC.replace("return a + b", "return a + b + 1")
 WEAKENED_TEST = ("from calc import add, sub\n\n\ndef test_add():\n    assert add(2, 3) == 6\n\n\n"
                  "def test_sub():\n    assert sub(5, 3) == 2\n")
 RUNS_1 = '\n[tool.gate]\nruns = 1\n'
-
-
-@contextlib.contextmanager
-def isolated(home: Path, wheelhouse: Path | None) -> Iterator[pytest.MonkeyPatch]:
-    """What conftest's `isolated_git` and `offline_pip` set, for module-scoped fixtures."""
-    with pytest.MonkeyPatch.context() as mp:
-        home.mkdir(parents=True, exist_ok=True)
-        (home / ".gitconfig").write_text("[user]\n\tname = Test\n\temail = test@example.com\n"
-                                         "[init]\n\tdefaultBranch = main\n")
-        mp.setenv("HOME", str(home))
-        mp.setenv("XDG_CACHE_HOME", str(home / ".cache"))
-        mp.setenv("GIT_CONFIG_NOSYSTEM", "1")
-        mp.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
-        if wheelhouse is not None:
-            mp.setenv("PIP_FIND_LINKS", str(wheelhouse))
-            mp.setenv("PIP_NO_INDEX", "1")
-            mp.setenv("PIP_DISABLE_PIP_VERSION_CHECK", "1")
-        yield mp
 
 
 def work_repo(root: Path, base: dict[str, str | None], work: dict[str, str | None]) -> Repo:
@@ -77,7 +57,7 @@ def loop(tmp_path_factory: pytest.TempPathFactory, wheelhouse: Path) -> Loop:
         "network": {"pyproject.toml": (base["pyproject.toml"] or "").replace(
             'name = "calc"', 'name = "calc"\ndependencies = ["no-such-dist-for-gate"]')},
     }
-    with isolated(tmp / "home", wheelhouse) as mp:
+    with isolated_home(tmp / "home", wheelhouse) as mp:
         remote = tmp / "remote.git"
         subprocess.run(["git", "init", "-q", "--bare", str(remote)], check=True)
         with FakeGitHub() as github:
