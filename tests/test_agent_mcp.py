@@ -70,7 +70,7 @@ def test_the_tools_are_listed_with_typed_inputs_and_outputs(answers: Answers) ->
     submit = tools["submit"]
     assert submit.input_schema["required"] == ["base"]
     assert set(submit.input_schema["properties"]) == {
-        "base", "repo", "branch", "message", "max_attempts"}
+        "base", "repo", "branch", "message", "max_attempts", "open_pr"}
     assert submit.output_schema is not None
     assert set(submit.output_schema["required"]) == {
         "verdict", "attempt", "attempts_left", "fault", "branch", "head", "feedback",

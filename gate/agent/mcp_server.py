@@ -30,6 +30,7 @@ class SubmitResult(BaseModel):
     head: str
     feedback: str
     exit_code: int
+    pull_request: str | None = None
 
 
 class Finding(BaseModel):
@@ -54,15 +55,18 @@ class Explanation(BaseModel):
 
 
 def submit(base: str, repo: str = ".", branch: str | None = None,
-           message: str = "gate submit", max_attempts: int = 3) -> SubmitResult:
+           message: str = "gate submit", max_attempts: int = 3,
+           open_pr: bool = False) -> SubmitResult:
     """Commit the working tree of `repo` to a branch (default gate/submit/<current branch>;
     your branch, index and files stay as they are), run the whole gate on it against `base`,
     and answer: pass, or what failed at file:line and what would make it pass. fault
     "infrastructure" means the machine failed: change no code for it. exit_code 5: the
-    attempts are used up, a person must look."""
+    attempts are used up, a person must look. open_pr: on pass, push the branch and open its
+    pull request (the server's GITHUB_TOKEN and GITHUB_REPOSITORY)."""
     try:
         answer = submitting.submit(submitting.Request(
-            base=base, repo=repo, branch=branch, message=message, max_attempts=max_attempts))
+            base=base, repo=repo, branch=branch, message=message, max_attempts=max_attempts,
+            open_pr=open_pr))
     except GateError as e:
         return SubmitResult(verdict=None, attempt=0, attempts_left=0, fault="infrastructure",
                             branch=branch or "", head="", exit_code=2,
@@ -72,7 +76,7 @@ def submit(base: str, repo: str = ".", branch: str | None = None,
     return SubmitResult(verdict=answer.verdict, attempt=answer.attempt,
                         attempts_left=answer.attempts_left, fault=answer.fault,
                         branch=answer.branch, head=answer.head, feedback=answer.feedback,
-                        exit_code=answer.exit_code)
+                        exit_code=answer.exit_code, pull_request=answer.pull_request)
 
 
 def scan(base: str, head: str = "HEAD", repo: str = ".") -> ScanResult:
