@@ -32,10 +32,10 @@ class Answers:
     """One session's answers, shared by the fast tests (a server takes seconds to start)."""
 
     def __init__(self, tools: list[Any], explained: Any, unknown: Any, cheat: Any,
-                 honest: Any, head: str) -> None:
+                 honest: Any, head: str, uncommitted: Any) -> None:
         self.tools = {t.name: t for t in tools}
         self.explained, self.unknown, self.cheat, self.honest = explained, unknown, cheat, honest
-        self.head = head
+        self.head, self.uncommitted = head, uncommitted
 
 
 @pytest.fixture(scope="module")
@@ -49,6 +49,8 @@ def _answers(tmp: Path) -> Answers:
     cheat, _, head = make_change(tmp / "cheat", {"a.py": "x = 1\n"},
                                  {"a.py": "x = 1\ny = 2  # type: ignore\n"})
     honest, _, _ = make_change(tmp / "honest", {"a.py": "x = 1\n"}, {"a.py": "x = 1\ny = 2\n"})
+    work, _, _ = make_change(tmp / "work", {"a.py": "x = 1\n"}, {})
+    work.write({"b.py": "z = 3  # noqa\n"})  # not committed, not staged
 
     async def calls(s: ClientSession) -> Answers:
         return Answers(
@@ -59,7 +61,8 @@ def _answers(tmp: Path) -> Answers:
                                        "repo": str(cheat.path)}),
             await s.call_tool("scan", {"base": "main", "head": "change",
                                        "repo": str(honest.path)}),
-            head)
+            head,
+            await s.call_tool("scan", {"base": "main", "repo": str(work.path)}))
     result: Answers = in_session(tmp, calls)
     return result
 
@@ -127,3 +130,11 @@ def test_submit_judges_the_working_tree_and_counts_the_attempt(tmp_path: Path) -
     assert second["head"] == repo.git("rev-parse", "gate/submit/work").strip()
     assert (third["exit_code"], third["verdict"]) == (5, "pass")
     assert "A person must look" in third["feedback"]
+
+
+def test_scan_without_a_head_judges_the_working_tree(answers: Answers) -> None:
+    found = answers.uncommitted.structured_content
+    assert found["verdict"] == "needs-review"
+    assert [(f["path"], f["line"], f["rule"]) for f in found["findings"]] == [
+        ("b.py", 1, "noqa")]
+    assert found["feedback"].startswith("gate scan: needs-review for the working tree against ")

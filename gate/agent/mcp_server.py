@@ -12,11 +12,12 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel
 
 from gate import __version__
-from gate.agent import feedback
+from gate.agent import feedback, snapshot
 from gate.agent import submit as submitting
 from gate.checks import registry
 from gate.engine import runner
 from gate.errors import GateError
+from gate.execution import workspace
 
 
 class SubmitResult(BaseModel):
@@ -79,17 +80,20 @@ def submit(base: str, repo: str = ".", branch: str | None = None,
                         exit_code=answer.exit_code, pull_request=answer.pull_request)
 
 
-def scan(base: str, head: str = "HEAD", repo: str = ".") -> ScanResult:
+def scan(base: str, head: str | None = None, repo: str = ".") -> ScanResult:
     """The diff checks (no install, no test run) on `head` against `base`: removed tests,
     new skip markers, lint and type escapes, weakened test config, harness tricks, lockfiles,
-    the diff policy. Each finding is at a file and line."""
+    the diff policy. Each finding is at a file and line. No `head`: the working tree,
+    uncommitted files included (nothing is staged or committed)."""
     try:
-        report = runner.scan(runner.Options(base=base, head=head, repo=repo))
+        root = workspace.resolve_repo(repo)
+        judged = head or snapshot.working_tree(root)
+        report = runner.scan(runner.Options(base=base, head=judged, repo=root))
     except GateError as e:  # bad input: the message says what to do
         raise ToolError(str(e)) from e
     found = [Finding(check=c.id, path=f.path, line=f.line, rule=f.rule, message=f.message)
              for c in report.checks for f in c.findings]
-    header = f"gate scan: {report.verdict} for {head} against {base}."
+    header = f"gate scan: {report.verdict} for {head or 'the working tree'} against {base}."
     return ScanResult(verdict=report.verdict, head=report.head, findings=found,
                       feedback=feedback.for_report(report, header))
 

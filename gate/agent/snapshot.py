@@ -29,3 +29,8 @@ def commit(repo: str, parent: str | None, message: str) -> str:
         return parent
     return git.text(repo, "commit-tree", made, "-m", message,
                     *(["-p", parent] if parent else [])).strip()
+
+
+def working_tree(repo: str) -> str:
+    """The working tree as a commit on HEAD that no ref points to (git's gc removes it)."""
+    return commit(repo, git.text(repo, "rev-parse", "HEAD").strip(), "the working tree")

@@ -19,7 +19,6 @@ from gate.engine import runner
 from gate.errors import GateError
 from gate.execution import workspace
 from gate.models import Report
-from gate.vcs import git
 
 BLOCK = 2
 ERROR = 1  # shown to the person; never blocks the agent
@@ -59,8 +58,8 @@ def judge(cwd: str, base: str | None) -> Report | None:
     root = workspace.resolve_repo(cwd)
     if not snapshot.has_head(root):
         return None
-    head = snapshot.commit(root, git.text(root, "rev-parse", "HEAD").strip(), "gate agent-stop")
-    return runner.scan(runner.Options(base=base or "HEAD", head=head, repo=root))
+    return runner.scan(runner.Options(base=base or "HEAD", head=snapshot.working_tree(root),
+                                      repo=root))
 
 
 def main(stdin: TextIO, err: TextIO, base: str | None = None) -> int:

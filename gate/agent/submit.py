@@ -13,6 +13,7 @@ from gate.engine import runner
 from gate.engine.verdict import EXIT_CANNOT_JUDGE, EXIT_CODES
 from gate.errors import GateError
 from gate.execution import workspace
+from gate.github.settings import Settings, from_env
 from gate.models import Report, Verdict
 from gate.vcs import git
 
@@ -130,13 +131,13 @@ def _cannot_judge(why: str, branch: str, head: str, used: int, cap: int,
                   feedback.bound(text), EXIT_CANNOT_JUDGE)
 
 
-def _github_settings(environ: Mapping[str, str]) -> Any:
+def _github_settings(environ: Mapping[str, str]) -> Settings:
     """The GitHub settings for --open-pr, checked before anything runs."""
     try:
-        from gate.github import pull_request, settings
+        from gate.github import pull_request
     except ModuleNotFoundError as e:
         raise GateError("--open-pr needs PyGithub: pip install 'agent-test-gate[github]'") from e
-    found = settings.from_env(environ)
+    found = from_env(environ)
     pull_request.require(found)
     return found
 
