@@ -269,6 +269,11 @@ def _hook(args: argparse.Namespace) -> int:
     from gate import hook
     if args.stage == "agent-stop":
         from gate.agent import stop_hook
+        given = [f"--{k}" for k in ("runs", "timeout", "parallel", "strict") if getattr(args, k)]
+        if given or args.remote:  # exit 1, not 2: a Stop hook's 2 would block the agent
+            print(f"gate: error: {', '.join(given) or args.remote}: `gate hook agent-stop` "
+                  "takes only --base", file=sys.stderr)
+            return stop_hook.ERROR
         return stop_hook.main(sys.stdin, sys.stderr, base=args.base)
     if args.base is not None:
         raise GateError("--base goes with `gate hook agent-stop` only")

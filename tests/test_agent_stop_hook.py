@@ -79,3 +79,9 @@ def test_an_error_of_the_gate_never_blocks_the_agent(tmp_path: Path) -> None:
     outside = tmp_path / "plain"
     outside.mkdir()
     assert stop(outside).returncode == 1
+
+
+def test_the_pre_push_flags_are_refused_without_blocking_the_agent(tmp_path: Path) -> None:
+    done = stop(agent_repo(tmp_path).path, "--runs", "2")
+    assert done.returncode == 1
+    assert done.stderr == "gate: error: --runs: `gate hook agent-stop` takes only --base\n"
