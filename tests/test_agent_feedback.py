@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from gate.agent import feedback
+from gate.checks import registry
 from gate.models import CheckResult, Finding, Report
 
 
@@ -51,3 +52,10 @@ def test_notices_are_not_something_to_act_on() -> None:
     notice = CheckResult("lockfiles", "t", "passed", False, "ok", findings=(
         Finding("uv.lock", 1, "lockfile", "changed", severity="notice"),))
     assert feedback.to_act_on(report(notice, SUITE)) == [SUITE]
+
+
+def test_every_built_in_check_gives_its_advice() -> None:
+    """Each check's EXPLANATION says how to resolve it (`Resolve` or `To resolve`)."""
+    for check_id in registry.ORDER:
+        text = feedback.for_report(report(CheckResult(check_id, "t", "failed", True, "x")), "h")
+        assert "\n   Resolve" in text, check_id

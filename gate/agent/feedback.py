@@ -18,9 +18,10 @@ def _resolve(check_id: str) -> str:
     if check_id not in registry.ORDER:
         return "make the command succeed, or change it in [tool.gate] on the base branch"
     text = registry.explanation(check_id)
-    at = text.find("Resolve")
-    advice = text[at:] if at >= 0 else text.split("\n\n")[-1]
+    found = re.search(r"\b(?:To resolve|Resolve)\b", text)
+    advice = text[found.start():] if found else text.split("\n\n")[-1]
     advice = re.sub(r"\s+", " ", advice.split("\n\n")[0]).strip()
+    advice = re.sub(r"^To resolve", "Resolve", advice)
     return advice if len(advice) <= 400 else advice[:397] + "..."
 
 
