@@ -204,7 +204,7 @@ def test_each_attempt_re_reads_the_head(grep_repo: Repo) -> None:
 
 def test_an_install_command_not_found_is_not_the_changes_fault(tmp_path: Path) -> None:
     repo = work_repo(tmp_path / "g", {**GREP, ".gate.toml": GREP[".gate.toml"].replace(
-        'install = "true"', 'install = "no-such-installer-for-gate"')}, {"answer.txt": "2\n"})
+        'install = "true"', 'install = "no-such-installer-for-gate"')}, {"notes.txt": "x\n"})
     code, answer = gate_submit(repo)
     assert (code, answer["verdict"], answer["fault"]) == (2, None, "infrastructure")
     assert "the install could not run: `no-such-installer-for-gate`: command not found" in (
