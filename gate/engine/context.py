@@ -106,6 +106,13 @@ class Workspace:
     test_prefix: tuple[str, ...] = ()  # argv the test commands run under (no network)
     logs: Logs | None = None  # where each command's full output goes (`gate run --logs`)
     boundary: isolation.Boundary = isolation.OFF  # what each judged command starts in
+    home: str = ""  # the run's own HOME inside the boundary ("" without one)
+    caches: tuple[str, ...] = ()  # the installers' caches: the install's to write
+    tools: tuple[str, ...] = ()  # the toolchains' homes (CARGO_HOME...): never written through
+    # After the install: each later command sees the checkout, the environment, the home and
+    # the caches through an overlay of its own, so that no trial starts from what an earlier
+    # judged command wrote there (where overlays work; else they stay writable).
+    sealed: bool = False
 
     def log(self, name: str) -> str | None:
         """A new log file for the command called `name`, or None without --logs."""
@@ -113,8 +120,14 @@ class Workspace:
 
     def wrap(self, argv: Sequence[str], cwd: str) -> list[str]:
         """A command of the judged code as it is started: in the run's isolation boundary."""
+        mine = [self.checkout, self.env.get("VIRTUAL_ENV", ""), self.home]
+        if self.sealed and self.boundary.overlays:
+            own, layered = [self.scratch], [*mine, *self.tools, *self.caches]
+        else:
+            own, layered = [self.scratch, *mine, *self.caches], list(self.tools)
         return self.boundary.wrap(argv, root=os.path.dirname(self.scratch), cwd=cwd,
-                                  tmp=self.env.get("TMPDIR", os.path.join(self.scratch, "tmp")))
+                                  tmp=self.env.get("TMPDIR", os.path.join(self.scratch, "tmp")),
+                                  own=own, layered=layered, env=self.env)
 
     def wrap_tests(self, argv: Sequence[str], cwd: str) -> list[str]:
         """A test command: the boundary, inside the network switch (`network = "off"`), which

@@ -16,7 +16,7 @@ from gate.engine.change import Change
 from gate.engine.context import Workspace
 from gate.engine.progress import Progress, timed
 from gate.execution import installer, isolation, network, site_hooks, venv, workspace
-from gate.execution.environment import clean_env, with_venv
+from gate.execution.environment import clean_env, installer_caches, tool_homes, with_venv
 from gate.execution.logs import Logs
 from gate.models import CheckResult, Finding
 from gate.outcomes import base_run, baseline, compare, detect, outcome_cache
@@ -56,7 +56,17 @@ def _fresh_workspace(root: str, checkout: str, timeout: float, test_prefix: tupl
         fresh = venv.create(workspace.environment_dir(root))
         venv.add_path(fresh, pytest_runner.PLUGIN_DIR, "_gate_pytest_plugins")
         env = with_venv(installer.uv_settings(env), fresh)
-    return Workspace(checkout, scratch, env, timeout, test_prefix, logs, boundary)
+    if boundary.bwrap is None:
+        return Workspace(checkout, scratch, env, timeout, test_prefix, logs, boundary)
+    # In the boundary (issue 22): a HOME of the run's own, and the user's caches and
+    # toolchains named for the commands, since they are no longer found through HOME.
+    home = os.path.join(root, "home")
+    os.mkdir(home)
+    caches, tools = installer_caches(env), tool_homes(env)
+    env = {**env, **{k: v for k, v in {**caches, **tools}.items() if k.isidentifier()},
+           "HOME": home}
+    return Workspace(checkout, scratch, env, timeout, test_prefix, logs, boundary, home,
+                     tuple(caches.values()), tuple(tools.values()))
 
 
 def _user_checks(change: Change, ws: Workspace, progress: Progress,
@@ -152,7 +162,9 @@ def _install(change: Change, root: str, checkout: str, progress: Progress,
     result = dataclasses.replace(installed, duration_s=time.monotonic() - start)
     progress.finished(result)
     left = leftovers.in_checkout(checkout) + leftovers.in_environment(ws.env, hooks_before)
-    return ws, result, left, hooks_before
+    # Every later command sees the install's checkout and environment as they are now,
+    # through an overlay of its own (issue 22: every trial starts clean).
+    return dataclasses.replace(ws, sealed=True), result, left, hooks_before
 
 
 def _head_split(change: Change, ws: Workspace, command: str) -> split.Split | None:
@@ -271,4 +283,5 @@ def checks(change: Change, progress: Progress, boundary: isolation.Boundary,
             left.extend(leftovers.new_since_base(ws.env, hooks_before,
                                                  base.site_hooks if base else None))
         _baseline(change, ws, progress, base, results)
+        boundary.verify()  # after the last judged command: what it protects is still its own
     return RuntimeResults(results, found.not_run, found.skipped, tuple(left), share)

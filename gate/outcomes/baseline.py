@@ -142,6 +142,7 @@ def run(
                 note = f"; baseline: the base does not install either (`{command}`)"
                 return {k: dataclasses.replace(r, summary=r.summary + note)
                         for k, r in failing.items()}
+        ws = dataclasses.replace(ws, sealed=True)  # later commands see it through an overlay
         if "install" in failing:
             out["install"] = _classify_whole(failing["install"], True)
         if "suite" in failing and test_command is not None:
