@@ -119,6 +119,41 @@ def isolation_cost(work: Path, env: dict[str, str], quick: bool) -> dict[str, An
             "ratio": round(g / b, 3), "added_s": round(g - b, 2), **per_command}
 
 
+# The gate with the boundary as it was before issue 22: a writable `/` (only the protected
+# paths read-only) and no overlays. uv copies on both sides (separate mounts): measured apart.
+_UNSEALED = ("import sys; from gate.execution import bwrap; bwrap.FLAGS = bwrap.OLD_FLAGS; "
+             "bwrap.overlays_work = lambda path: False; from gate import cli; "
+             "sys.exit(cli.main(sys.argv[1:]))")
+
+
+def sealed_cost(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
+    """`gate run` in the sealed boundary (read-only world, an overlay per command after the
+    install, uv copying) against the same run in the boundary as it was (interleaved, best of
+    each, one run of the bench)."""
+    repo = work / "sealed"
+    fixtures.python_project(repo, files=10, suite_seconds=0.3 if quick else 1.0)
+    tries = 1 if quick else 5
+
+    def timed_gate(argv0: list[str]) -> float:
+        start = time.perf_counter()
+        subprocess.run([*argv0, "run", "--repo", str(repo), "--base", "main", "--head",
+                        "change", "--format", "json", "--isolation", "required"], env=env,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        return time.perf_counter() - start
+
+    sealed, unsealed = [PYTHON, "-m", "gate"], [PYTHON, "-c", _UNSEALED]
+    timed_gate(sealed)  # untimed: warms the caches
+    new, old = [], []
+    for i in range(tries):
+        first, second = (sealed, unsealed) if i % 2 else (unsealed, sealed)
+        a, b = timed_gate(first), timed_gate(second)
+        new.append(a if first is sealed else b)
+        old.append(b if first is sealed else a)
+    n, o = min(new), min(old)
+    return {"sealed_s": round(n, 2), "unsealed_s": round(o, 2), "ratio": round(n / o, 3),
+            "added_s": round(n - o, 2)}
+
+
 def command_in_boundary(work: Path, n: int) -> dict[str, Any]:
     from gate.execution import isolation
 
@@ -347,6 +382,7 @@ def main() -> int:
         steps = [
             ("overhead", lambda: overhead(work, env, args.quick)),
             ("isolation", lambda: isolation_cost(work, env, args.quick)),
+            ("sealed", lambda: sealed_cost(work, env, args.quick)),
             ("scoped_base_tests", lambda: scoped_base_tests(work, env, args.quick)),
             ("parallel_runs", lambda: parallel_runs(work, env, args.quick)),
             ("pinned", lambda: pinned_cost(work, env, args.quick)),
