@@ -328,3 +328,35 @@ def test_the_gates_git_on_a_checkout_runs_no_program_its_config_names(
     (repo.path / "a.py").write_text("changed\n")
     assert git.worktree_changes(str(repo.path)) == ["a.py"]
     assert not ran.exists()
+
+
+CARGO_TOML = '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n'
+CARGO_TEST = "#[test]\nfn adds() {\n    assert_eq!(calc::add(2, 3), 5);\n}\n"
+# Right only where `--cfg attack` is given: by a .cargo/config.toml above the checkout.
+CFG_ADD = ("#[allow(unexpected_cfgs)]\npub fn add(a: i32, b: i32) -> i32 {\n"
+           "    if cfg!(attack) { a + b } else { a - b }\n}\n")
+PLANT_CARGO = ("mkdir -p ../.cargo && printf '[build]\\nrustflags = [\"--cfg\", \"attack\"]\\n' "
+               "> ../.cargo/config.toml || true")
+
+
+@pytest.mark.slow
+@needs_boundary
+@pytest.mark.usefixtures("cargo_env")
+@pytest.mark.parametrize("mode", ["required", "off"])
+def test_a_cargo_config_planted_above_the_checkout_is_not_read(tmp_path: Path, mode: str) -> None:
+    """cargo reads `.cargo/config.toml` in every directory above the one it runs in: the
+    install plants one that gives the broken `add` the flag that makes it right. Without the
+    boundary the suite passes; with it the plant is refused and the suite fails."""
+    repo, _, _ = make_change(
+        tmp_path / "repo",
+        {"Cargo.toml": CARGO_TOML, "src/lib.rs": "pub fn add(a: i32, b: i32) -> i32 {\n"
+         "    a + b\n}\n", "tests/adds.rs": CARGO_TEST},
+        {"src/lib.rs": CFG_ADD})
+    proc = subprocess.run(
+        [sys.executable, "-m", "gate", "run", "--repo", str(repo.path), "--base", "main",
+         "--head", "change", "--format", "json", "--isolation", mode, "--install", PLANT_CARGO,
+         "--test", "cargo test -q", "--runs", "1"],
+        capture_output=True, text=True, timeout=600)
+    report = json.loads(proc.stdout)
+    suite = check(report, "suite")
+    assert suite["status"] == ("failed" if mode == "required" else "passed"), proc.stderr

@@ -403,7 +403,7 @@ def test_the_boundary_also_holds_for_a_gate_run_by_an_unprivileged_user() -> Non
                 f"    note('wrote-report-directory')\n"
                 f"except OSError as e:\n"
                 f"    note('refused', e.strerror + '\\n')\n")
-        test = f"PYTHONPATH={path} {SHARED_PYTHON} -m pytest -q -p no:cacheprovider"
+        test = f"PYTHONPATH={path} {SHARED_PYTHON} -m pytest -q -s -p no:cacheprovider"
         attack = Attack(home, body, GATE_TOML.replace(PYTEST, test))
         subprocess.run(["chown", "-R", f"{uid}:{uid}", str(home)], check=True)
         switch = ("setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "env",
