@@ -151,7 +151,33 @@ def sealed_cost(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
         old.append(b if first is sealed else a)
     n, o = min(new), min(old)
     return {"sealed_s": round(n, 2), "unsealed_s": round(o, 2), "ratio": round(n / o, 3),
-            "added_s": round(n - o, 2)}
+            "added_s": round(n - o, 2), **sealed_command(work, 5 if quick else 50)}
+
+
+def sealed_command(work: Path, n: int) -> dict[str, Any]:
+    """One command after the install (checkout, environment and home through overlays, in the
+    read-only world) against the same command in the boundary as it was (writable binds on a
+    writable `/`), interleaved, best of `n`."""
+    from gate.execution import bwrap, isolation
+
+    root = work / "sealed-root"
+    for name in ("checkout", "venv", "home", "scratch", "tmp"):
+        (root / name).mkdir(parents=True, exist_ok=True)
+    boundary = isolation.choose("required")
+    mine = [str(root / d) for d in ("checkout", "venv", "home")]
+    place = {"root": str(root), "cwd": str(root / "checkout"), "tmp": str(root / "tmp")}
+    sealed = boundary.wrap(["true"], own=[str(root / "scratch")], layered=mine, **place)
+    assert boundary.bwrap is not None
+    unsealed = bwrap.argv(boundary.bwrap, ["true"], read_only=(*boundary.protected, str(root)),
+                          writable=[*mine, str(root / "scratch")], cwd=place["cwd"],
+                          tmp=place["tmp"], tmp_bytes=boundary.tmp_bytes)
+    unsealed[1:1 + len(bwrap.FLAGS)] = bwrap.OLD_FLAGS
+    a, b = [], []
+    for _ in range(n):
+        a.append(timed_any(sealed))
+        b.append(timed_any(unsealed))
+    return {"command_sealed_ms": round(min(a) * 1000, 1),
+            "command_unsealed_ms": round(min(b) * 1000, 1)}
 
 
 def command_in_boundary(work: Path, n: int) -> dict[str, Any]:

@@ -64,9 +64,7 @@ def _fresh_workspace(root: str, checkout: str, timeout: float, test_prefix: tupl
     os.mkdir(home)
     caches, tools = installer_caches(env), tool_homes(env)
     env = {**env, **{k: v for k, v in {**caches, **tools}.items() if k.isidentifier()},
-           "HOME": home, "UV_LINK_MODE": "copy",  # no file shared with the cache
-           # compiled once, in the install: a later command's .pyc would go with its overlay
-           "UV_COMPILE_BYTECODE": env.get("UV_COMPILE_BYTECODE", "1")}
+           "HOME": home, "UV_LINK_MODE": "copy"}  # no file shared with the cache
     return Workspace(checkout, scratch, env, timeout, test_prefix, logs, boundary, home,
                      tuple(caches.values()), tuple(tools.values()))
 
