@@ -360,3 +360,38 @@ def test_a_cargo_config_planted_above_the_checkout_is_not_read(tmp_path: Path, m
     report = json.loads(proc.stdout)
     suite = check(report, "suite")
     assert suite["status"] == ("failed" if mode == "required" else "passed"), proc.stderr
+
+
+@needs_boundary
+def test_a_command_after_the_install_writes_nothing_the_next_one_sees(tmp_path: Path) -> None:
+    """One command, as the gate starts it after the install: its writes to the checkout, the
+    environment and HOME go with its overlay; a file the scratch directory already holds (an
+    earlier report, a shard's split) is read-only; its own new report lands; above the checkout
+    and in the host's /tmp nothing lands."""
+    from gate.engine.context import Workspace
+
+    root = tmp_path / "gate-run"
+    for name in ("checkout", "env", "home", "scratch", "tmp"):
+        (root / name).mkdir(parents=True)
+    (root / "checkout" / ".git").mkdir()
+    (root / "scratch" / "shard-split-head.json").write_text("[]")
+    boundary = isolation.choose("required")
+    env = {"PATH": os.environ["PATH"], "VIRTUAL_ENV": str(root / "env"),
+           "TMPDIR": str(root / "tmp"), "HOME": str(root / "home")}
+    ws = Workspace(str(root / "checkout"), str(root / "scratch"), env, 60, (),
+                   None, boundary, str(root / "home"), sealed=True)
+    script = (
+        "for f in checkout/mine env/mine home/.dotfile checkout/.git/config "
+        "scratch/shard-split-head.json scratch/suite-1.xml mine.ini; do "
+        f"  if echo x > {root}/$f 2>/dev/null; then echo wrote $f; else echo refused $f; fi; "
+        "done; echo x > /tmp/host-tmp && echo wrote tmp")
+    done = subprocess.run(ws.wrap(["sh", "-c", script], str(root / "checkout")), env=env,
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.split("\n") == [
+        "wrote checkout/mine", "wrote env/mine", "wrote home/.dotfile",
+        "refused checkout/.git/config", "refused scratch/shard-split-head.json",
+        "wrote scratch/suite-1.xml", "refused mine.ini", "wrote tmp", ""]
+    assert sorted(p.name for p in root.rglob("*") if p.is_file()) == [
+        "shard-split-head.json", "suite-1.xml"]
+    assert (root / "scratch" / "shard-split-head.json").read_text() == "[]"
+    assert not Path("/tmp/host-tmp").exists()

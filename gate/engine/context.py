@@ -127,7 +127,17 @@ class Workspace:
             own, layered = [self.scratch, *mine, *self.caches], list(self.tools)
         return self.boundary.wrap(argv, root=os.path.dirname(self.scratch), cwd=cwd,
                                   tmp=self.env.get("TMPDIR", os.path.join(self.scratch, "tmp")),
-                                  own=own, layered=layered, env=self.env)
+                                  own=own, layered=layered, env=self.env,
+                                  fixed=self.scratch_files() if self.boundary.bwrap else ())
+
+    def scratch_files(self) -> list[str]:
+        """The files already in the scratch directory: earlier commands' reports, the gate's
+        own inputs (a shard's split). A command may write its own report there (removed before
+        it starts), not these."""
+        try:
+            return [e.path for e in os.scandir(self.scratch) if e.is_file(follow_symlinks=False)]
+        except OSError:
+            return []
 
     def wrap_tests(self, argv: Sequence[str], cwd: str) -> list[str]:
         """A test command: the boundary, inside the network switch (`network = "off"`), which

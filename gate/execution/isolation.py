@@ -44,12 +44,13 @@ class Boundary:
 
     def wrap(self, inner: Sequence[str], *, root: str, cwd: str, tmp: str,
              own: Sequence[str] = (), layered: Sequence[str] = (),
-             env: Mapping[str, str] | None = None) -> list[str]:
+             env: Mapping[str, str] | None = None, fixed: Sequence[str] = ()) -> list[str]:
         """`inner` as it is started: in the boundary, where the world is read-only but `own`
         (writable: the command's checkout, scratch, environment, home; a checkout's `.git`
         stays read-only) and `layered` (seen through an overlay whose writes go with the
         command), and `tmp` is a file system of its own, as large as the config says, gone
-        when the command ends. `root` (the run's root) stays read-only, and the paths `env`
+        when the command ends; `fixed` files inside `own` stay read-only. `root` (the run's
+        root) stays read-only, and the paths `env`
         names under the host's temporary directories (a wheelhouse, a tool's home) stay
         visible, read-only. First, what the previous commands may have swapped is checked
         (`verify`)."""
@@ -58,8 +59,8 @@ class Boundary:
         self.verify()
         real = functools.partial(_existing, exclude=os.path.realpath(tmp))
         writable, over = real(own), real(layered)
-        sealed = [os.path.join(p, ".git") for p in writable
-                  if os.path.isdir(os.path.join(p, ".git"))]
+        sealed = [os.path.join(p, ".git") for p in (*writable, *over)
+                  if os.path.isdir(os.path.join(p, ".git"))] + [os.path.realpath(f) for f in fixed]
         return bwrap.argv(self.bwrap, inner,
                           read_only=(*self.protected, *_named(env or {}), os.path.realpath(root)),
                           layered=over, writable=writable, sealed=sealed, cwd=cwd,
