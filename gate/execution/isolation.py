@@ -5,11 +5,13 @@ Each command starts in new user, PID and mount namespaces (bubblewrap, see `bwra
   gate's environment nor its memory;
 - when it ends, the kernel kills every process of its PID namespace, a daemon that emptied its
   environment, left its session and double-forked included;
-- the gate's installation, the user's repository, the report's directory, the runner's step
-  files, the system's directories, the git config (`protected`) and the run's temporary root
-  are mounted read-only; inside the root, its directories
-  (the checkouts, the fresh environment, the command's temporary directory, the scratch
-  directory for the runners' reports) are writable again;
+- the world is read-only (`/` bound read-only, the host's /tmp, /var/tmp and /dev/shm replaced
+  by empty tmpfs of its own): writable are only its checkout (not its `.git`), its scratch
+  directory (not the files already there), its fresh environment and a HOME of the run's own;
+  after the install (`Workspace.sealed`) even those but the scratch are seen through an
+  overlay whose writes go with the command, so every trial starts from the install's state;
+  the protected paths (`protected`) are bound read-only again, and checked (device, inode)
+  before each command and after the last (`Boundary.verify`);
 - it has no capability left (it cannot remount), and the network is whatever the gate gave it.
 
 `isolation = "auto"` (default) uses it where it works and else says why on stderr; `required`
