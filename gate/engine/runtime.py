@@ -63,7 +63,10 @@ def _fresh_workspace(root: str, checkout: str, timeout: float, test_prefix: tupl
     home = os.path.join(root, "home")
     os.mkdir(home)
     caches, tools = installer_caches(env), tool_homes(env)
-    env = {**env, **{k: v for k, v in {**caches, **tools}.items() if k.isidentifier()},
+    xdg = {k: os.path.join(home, d) for k, d in (("XDG_CACHE_HOME", ".cache"), (
+        "XDG_CONFIG_HOME", ".config"), ("XDG_DATA_HOME", ".local/share"), (
+        "XDG_STATE_HOME", ".local/state")) if k in env}  # the user's would be read-only
+    env = {**env, **xdg, **{k: v for k, v in {**caches, **tools}.items() if k.isidentifier()},
            "HOME": home, "UV_LINK_MODE": "copy"}  # no file shared with the cache
     return Workspace(checkout, scratch, env, timeout, test_prefix, logs, boundary, home,
                      tuple(caches.values()), tuple(tools.values()))
