@@ -99,7 +99,8 @@ def test_a_test_that_fails_after_its_first_run_is_named_flaky(
         "    assert first\n"
     )
     repo, _, _ = make_change(tmp_path / "r", project(), {"tests/test_once.py": flaky})
-    code, report = gate_run(capsys, repo.path)
+    # --isolation off: state that crosses runs; inside the boundary each run starts clean
+    code, report = gate_run(capsys, repo.path, "--isolation", "off")
     suite = check(report, "suite")
     assert suite["status"] == "failed"
     assert suite["summary"].startswith("1 of 3 runs passed")
@@ -327,7 +328,8 @@ def test_parallel_runs_that_interfere_are_rerun_one_after_another(
         f"    os.unlink({str(lock)!r})\n"
     )
     repo, _, _ = make_change(tmp_path / "r", project(), {"tests/test_lock.py": exclusive})
-    _, report = gate_run(capsys, repo.path, "--parallel", "--runs", "2")
+    # --isolation off: runs that share a file; inside the boundary each has its own /tmp
+    _, report = gate_run(capsys, repo.path, "--isolation", "off", "--parallel", "--runs", "2")
     suite = check(report, "suite")
     assert suite["status"] == "passed"
     assert suite["summary"] == (
@@ -347,13 +349,14 @@ def test_a_change_outside_tests_costs_only_the_suite_runs(
                 f"        f.write('session\\n')\n")
     repo, _, _ = make_change(tmp_path / "r", project(**{"conftest.py": conftest}),
                              {"calc/__init__.py": CALC + MUL})
-    _, report = gate_run(capsys, repo.path, "--runs", "2")
+    # --isolation off: its test writes on the host, which the boundary's read-only world refuses
+    _, report = gate_run(capsys, repo.path, "--isolation", "off", "--runs", "2")
     assert report["verdict"] == "pass"
     assert check(report, "base-tests")["summary"] == "no test file changed"
     assert log.read_text() == "session\n" * 3
     log.write_text("")
     repo.commit({"calc/__init__.py": CALC + MUL + "\n\nTWO = 2\n"})
-    _, report = gate_run(capsys, repo.path, "--runs", "2")
+    _, report = gate_run(capsys, repo.path, "--isolation", "off", "--runs", "2")
     assert report["verdict"] == "pass"
     assert log.read_text() == "session\n" * 2
 
