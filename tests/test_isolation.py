@@ -585,12 +585,13 @@ def test_a_killed_runs_environment_beside_its_root_goes_with_the_root(tmp_path: 
 
 
 CACHE_PLANT = """
-cache = os.path.join(os.environ.get('XDG_CACHE_HOME') or os.path.expanduser('~/.cache'),
-                     'gate', 'base-outcomes')
+# the gate's own cache, where the attacker read it is (the judged commands' XDG_CACHE_HOME
+# and HOME are the run's own inside the boundary)
+cache = os.path.join({cache!r}, 'gate', 'base-outcomes')
 try:
     os.makedirs(cache, exist_ok=True)
     with open(os.path.join(cache, 'planted.json'), 'w') as f:
-        f.write('{}')
+        f.write('{{}}')
     note('planted')
 except OSError as e:
     note('refused', type(e).__name__)
@@ -601,7 +602,7 @@ except OSError as e:
 @needs_boundary
 def test_a_test_cannot_plant_base_outcomes_in_the_gates_cache(tmp_path: Path) -> None:
     """The base outcomes a later run trusts are the gate's alone to write."""
-    attack = Attack(tmp_path, CACHE_PLANT)
+    attack = Attack(tmp_path, CACHE_PLANT.format(cache=os.environ["XDG_CACHE_HOME"]))
     code, report, _ = attack.judge()
     assert (code, report["verdict"]) == (0, "pass")
     assert attack.found() == {"refused": "OSError"}
@@ -613,7 +614,7 @@ def test_a_test_cannot_plant_base_outcomes_in_the_gates_cache(tmp_path: Path) ->
 @needs_boundary
 def test_without_isolation_a_test_plants_base_outcomes(tmp_path: Path) -> None:
     """The attack above is real: with `--isolation off` the file lands in the cache."""
-    attack = Attack(tmp_path, CACHE_PLANT)
+    attack = Attack(tmp_path, CACHE_PLANT.format(cache=os.environ["XDG_CACHE_HOME"]))
     attack.judge("off")
     assert attack.found() == {"planted": ""}
     cache = Path(os.environ["XDG_CACHE_HOME"]) / "gate" / "base-outcomes"
