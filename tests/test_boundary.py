@@ -62,12 +62,13 @@ with open('.gitattributes', 'a') as f:
 above = os.path.dirname(os.getcwd())
 for name, text in [('pytest.ini', '[pytest]\\n'), ('conftest.py', {CONFTEST!r}),
                    ('.cargo/config.toml', '[build]\\nrustflags = ["--cfg", "attack"]\\n')]:
-    for where in (above, '/tmp'):
+    tmp = os.environ.get('ATTACK_TMP', '/tmp')  # under off: the test's own
+    for where in (above, tmp):
         try:
             os.makedirs(os.path.dirname(os.path.join(where, name)), exist_ok=True)
             with open(os.path.join(where, name), 'w') as f:
                 f.write(text)
-            note('planted-' + name + ('-tmp' if where == '/tmp' else ''))
+            note('planted-' + name + ('-tmp' if where == tmp else ''))
         except OSError:
             note('refused-' + name)
 with open(os.path.expanduser('~/.gate-attack'), 'w') as f:
@@ -117,8 +118,11 @@ def planted(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         where = tmp_path_factory.mktemp(f"planted-{mode}")
         evidence = where / "evidence"
         judged = Judged(where, {"calc.py": BROKEN, "attack.py": install_script(evidence)}, "")
+        # Under off the attack would plant a conftest that turns failures into passes in
+        # the machine's own /tmp, for every later pytest there: it gets a /tmp of the test's.
+        own_tmp = {} if mode == "required" else {"ATTACK_TMP": str(where / "tmp")}
         code, report, err = judged.judge(mode, "--install", f"{sys.executable} attack.py",
-                                         "--test", PYTEST, "--runs", "1")
+                                         "--test", PYTEST, "--runs", "1", env=own_tmp)
         out[mode] = (code, report, err, judged.found())
     return out
 
