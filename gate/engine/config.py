@@ -26,6 +26,7 @@ class Config:
     strict: bool = False
     max_changed_files: int | None = None
     forbidden_paths: tuple[str, ...] = (".github/workflows/", ".github/actions/")
+    keep: tuple[str, ...] = ()  # globs of added files that are not leftovers
     checks: tuple[UserCheck, ...] = ()
     network: str = "on"
     cache: bool = True  # the base outcomes are kept under $XDG_CACHE_HOME/gate
@@ -78,6 +79,7 @@ _KEYS: dict[str, tuple[Any, str]] = {
     "strict": (lambda v: isinstance(v, bool), "true or false"),
     "max-changed-files": (_positive_int, "a positive integer"),
     "forbidden-paths": (_str_list, "a list of path prefixes"),
+    "keep": (_str_list, "a list of globs (files a change may add that are not leftovers)"),
     "checks": (lambda v: _user_checks(v) is not None,
                "a list of tables ([[tool.gate.checks]]) with `name` and `run` (strings), "
                "optional `required` (true or false) and `timeout` (seconds); names unique"),
