@@ -9,6 +9,7 @@ from typing import Any
 
 from gate import toml
 from gate.checks.check_config import (
+    build_files,
     config_diff,
     handlers,
     justfile,
@@ -42,7 +43,10 @@ in `.golangci.yml` (rules `lint-config`, `golangci-config`), tsconfig strictness
 such as `go test` with its flags), pre-commit hooks removed or narrowed, conftest.py hooks that
 change collection or reporting, CI workflows (a job or step removed, continue-on-error, a new
 `if:`, a changed `run:`), the gate's own step in a workflow (its inputs, continue-on-error, its
-removal: rule `gate-step`) and the gate's own config. Files are compared as parsed data, so
+removal: rule `gate-step`), the gate's own config, and a build or packaging file deleted or
+emptied (setup.py, setup.cfg, pyproject's `[build-system]`, all of package.json's scripts,
+Cargo.toml, go.mod, a Makefile, tox.ini, noxfile.py: rules `build-file-removed`,
+`build-system-removed`, `package-scripts-removed`). Files are compared as parsed data, so
 reformatting raises nothing and each finding shows the old and the new value. A reviewer cares
 because the easiest way to make checks pass is to check less. Resolve it by reverting the change,
 or by explaining in the pull request why the new setting is right; changes to the gate's config
@@ -131,6 +135,7 @@ def run(ctx: DiffContext) -> CheckResult:
         new = _decode(head[f.path])
         found = handler(f.path, _decode(base[f.path]), new, f)
         findings.extend(_restructured(f, [_pinned(x, f, new or "") for x in found]))
+    findings.extend(build_files.findings(ctx))
     return from_findings(ID, TITLE, findings, clean="no change to test, lint or CI configuration",
                          found="{n} change(s) that can weaken the checks")
 
