@@ -40,6 +40,11 @@ def test_setup_py_deleted(tmp_path: Path) -> None:
          "or test commands go with it; restore it, or have a person approve the removal")]
 
 
+def test_setup_py_deleted_beside_a_pyproject_that_already_had_project(tmp_path: Path) -> None:
+    assert [r[3].split(":")[0] for r in _found(tmp_path, {"setup.py": None})] == [
+        "setup.py deleted"]  # BASE's pyproject.toml has [project] already: nothing moved
+
+
 def test_setup_py_moved_away_or_emptied(tmp_path: Path) -> None:
     assert [r[3].split(":")[0] for r in _found(
         tmp_path / "moved", {"setup.py": None, "old/setup.py": SETUP_PY})] == ["setup.py deleted"]
@@ -73,6 +78,9 @@ def test_other_build_files_deleted(tmp_path: Path, name: str) -> None:
     ("a test fixture's setup.py", {"tests/data/pkg/setup.py": SETUP_PY},
      {"tests/data/pkg/setup.py": None}),
     ("setup.py edited", {}, {"setup.py": SETUP_PY.replace("calc", "calc2")}),
+    ("setup.cfg moved into pyproject's [project]", {"pyproject.toml": "[tool.black]\n",
+                                                    "setup.cfg": "[metadata]\nname = calc\n"},
+     {"setup.cfg": None, "pyproject.toml": PYPROJECT}),
     ("pyproject's build-system changed", {},
      {"pyproject.toml": PYPROJECT.replace("['setuptools']", "['setuptools>=61']")}),
     ("one script removed of several", {"package.json": '{"scripts": {"a": "x", "b": "y"}}\n'},

@@ -16,6 +16,7 @@ from gate.vcs.diff import ChangedFile
 
 BUILD_FILES = ("setup.py", "setup.cfg", "pyproject.toml", "package.json", "Cargo.toml",
                "go.mod", "Makefile", "makefile", "GNUmakefile", "tox.ini", "noxfile.py")
+SETUPTOOLS = ("setup.py", "setup.cfg")  # metadata that pyproject.toml's [project] replaces
 NOTE = ("the project's build, install or test commands go with it; restore it, or have a "
         "person approve the removal")
 
@@ -54,6 +55,15 @@ def _emptied_part(path: str, old: str | None, new: str | None) -> Finding | None
     return None
 
 
+def _migrated(ctx: DiffContext, directory: str) -> bool:
+    """Whether the change moves the package's metadata into pyproject.toml: the head's has a
+    [project] table that the base's lacks (setup.py and setup.cfg then go honestly)."""
+    path = posixpath.join(directory, "pyproject.toml")
+    before = _table(ctx.text(ctx.base, path), "toml") or {}
+    after = _table(ctx.text(ctx.head, path), "toml") or {}
+    return "project" in after and "project" not in before
+
+
 def _watched(ctx: DiffContext, f: ChangedFile) -> bool:
     return (posixpath.basename(f.path) in BUILD_FILES and f.status != "added"
             and testfiles.test_tree(f.path) is None and not generated.is_generated(f.path)
@@ -61,8 +71,9 @@ def _watched(ctx: DiffContext, f: ChangedFile) -> bool:
 
 
 def findings(ctx: DiffContext) -> list[Finding]:
-    """Every build or packaging file the change deletes (unless its whole directory goes) or
-    empties, and the build parts it cuts out of one."""
+    """Every build or packaging file the change deletes (unless its whole directory goes, or
+    setuptools' files give way to a new [project] in pyproject.toml) or empties, and the build
+    parts it cuts out of one."""
     files = [f for f in ctx.files if _watched(ctx, f)]
     if not files:
         return []
@@ -75,8 +86,10 @@ def findings(ctx: DiffContext) -> list[Finding]:
         if f.status == "deleted":
             if head_dirs is None:
                 head_dirs = {posixpath.dirname(p) for p in git.ls_files(ctx.repo, ctx.head)}
-            if directory == "" or any(d == directory or d.startswith(directory + "/")
-                                      for d in head_dirs):
+            kept = directory == "" or any(d == directory or d.startswith(directory + "/")
+                                          for d in head_dirs)
+            moved = posixpath.basename(f.path) in SETUPTOOLS and _migrated(ctx, directory)
+            if kept and not moved:
                 out.append(_finding(f.path, "build-file-removed", f"{f.path} deleted"))
             continue
         before, after = (_text(old[f.path]), _text(new[f.path]))
