@@ -66,9 +66,43 @@ def test_scratch_scripts_at_the_root(tmp_path: Path) -> None:
     ]
     assert report.verdict == "needs-review"
     assert _policy(report).findings[2].message == (
-        "a scratch or reproduction script outside the source and test trees; delete it, or keep "
+        "a scratch or reproduction script outside the test tree; delete it, or keep "
         "it with a `keep` glob in the base's gate config or `gate: allow diff-policy -- why` on "
         "its first lines")
+
+
+def test_strong_scratch_names_inside_the_package_and_loose_ones_outside(tmp_path: Path) -> None:
+    report = _change(tmp_path, {"calc/reproduce_bug.py": "x\n", "calc/debug_dump.py": "x\n",
+                                "test.py": "print(1)\n", "tmp/try.py": "x\n",
+                                "issue_42.py": "x\n"})
+    assert _found(report) == [
+        ("calc/reproduce_bug.py", 1, "leftover-scratch", "warning"),
+        ("issue_42.py", 1, "leftover-scratch", "warning"),
+        ("test.py", 1, "leftover-scratch", "warning"),
+        ("tmp/try.py", 1, "leftover-scratch", "warning"),
+    ]
+    assert _policy(report).findings[3].message.startswith(
+        "a file in the scratch directory tmp/, new in the change")
+
+
+def test_editor_os_and_tool_artefacts(tmp_path: Path) -> None:
+    report = _change(tmp_path, {".DS_Store": "x\n", "calc/core.pyc": "x\n",
+                                "calc/.coverage": "x\n"})
+    assert _found(report) == [
+        (".DS_Store", 1, "leftover-artefact", "warning"),
+        ("calc/.coverage", 1, "leftover-artefact", "warning"),
+        ("calc/core.pyc", 1, "leftover-artefact", "warning"),
+    ]
+
+
+def test_a_staged_scratch_script_for_the_pre_commit_hook(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "repo")
+    repo.commit(BASE, "base")
+    repo.write({"reproduce.py": "print(1)\n", "calc/core.py.bak": "x\n"})
+    repo.git("add", "-A")
+    report = runner.scan(runner.Options(base="main", staged=True, repo=str(repo.path)))
+    assert _found(report) == [("calc/core.py.bak", 1, "leftover-backup", "warning"),
+                              ("reproduce.py", 1, "leftover-scratch", "warning")]
 
 
 def test_a_backup_and_patch_leftovers(tmp_path: Path) -> None:
@@ -209,6 +243,9 @@ def test_an_allow_comment_does_not_allow_a_forbidden_path(tmp_path: Path) -> Non
                                   "wheel's files.\n"}, {}),
     ("documented root script", {"bootstrap.sh": "#!/bin/sh\n",
                                 "README.md": "# calc\n\nRun ./bootstrap.sh first.\n"}, {}),
+    ("a root script the Dockerfile runs", {"entrypoint.sh": "#!/bin/sh\n",
+                                           "Dockerfile": "FROM python\nENTRYPOINT "
+                                           "[\"/app/entrypoint.sh\"]\n"}, {}),
     ("data under tests/data", {"tests/data/sample.fits": "SIMPLE = T\n",
                                "tests/data/expected.orig": "x\n",
                                "tests/data/repro_123.py": "x = 1\n"}, {}),

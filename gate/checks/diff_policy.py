@@ -28,17 +28,19 @@ admit VERSION: one that still excludes it is flagged at its line, and so is a pa
 manifest names. Resolve it by widening or moving that range.
 
 Also flags leftovers, the files a change adds that a reviewer would not merge, each with its
-reason: scratch and reproduction scripts outside the source and test trees (`reproduce*.py`,
-`repro*`, `debug_*`, `scratch*`, `verify_*.py` at the root, a new `reproduction/` directory),
-test files outside the project's test discovery, backups and patches (`*.bak`, `*.orig`, `*.rej`,
-`*.patch`, `*~`), build output (`build/`, `dist/`, `*.egg-info/`, `__pycache__/`, `node_modules/`,
-`target/`: one finding per directory, with a count), files the base's `.gitignore` ignores, shell
-scripts the README does not mention and data at the root, and symlinks to a directory of the
-repository or outside it. Files under a test tree (`tests/data/...`), vendored code, and kinds of
-file the base already keeps in the same directory are not leftovers. Resolve a leftover by
-deleting it; a project keeps what it means to keep with `keep = ["scripts/*"]` in the base's
-`[tool.gate]`, or with `gate: allow diff-policy -- <why>` on one of the file's first three lines
-(a finding then becomes a notice)."""
+reason: scratch and reproduction scripts (`reproduce*.py`, `repro_*`, `scratch*` outside the
+test tree; `debug_*`, `tmp_*` outside the source too; `verify_*.py`, `test.py` at the root; a
+new `reproduction/` or `tmp/` directory), test files outside the project's test discovery,
+backups and patches (`*.bak`, `*.orig`, `*.rej`, `*.patch`, `*~`), editor and tool artefacts
+(`.DS_Store`, `*.pyc`, `.coverage`), build output (`build/`, `dist/`, `*.egg-info/`,
+`__pycache__/`, `node_modules/`, `target/`: one finding per directory, with a count), files the
+base's `.gitignore` ignores, shell scripts nothing names (the README, a Makefile, a Dockerfile,
+a workflow) and data at the root, and symlinks to a directory of the repository or outside it.
+Files under a test tree (`tests/data/...`), vendored code, and kinds of file the base already
+keeps in the same directory are not leftovers. Resolve a leftover by deleting it; a project
+keeps what it means to keep with `keep = ["scripts/*"]` in the base's `[tool.gate]`, or with
+`gate: allow diff-policy -- <why>` on one of the file's first three lines (a finding then
+becomes a notice)."""
 
 
 def _under(path: str, prefix: str) -> bool:

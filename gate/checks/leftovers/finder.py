@@ -21,6 +21,10 @@ ALLOW_LINES = (1, 2, 3)  # where an allow comment for a whole file is read (afte
 KEEP_NOTE = ("delete it, or keep it with a `keep` glob in the base's gate config or "
              "`gate: allow diff-policy -- why` on its first lines")
 DOCS = (".md", ".rst", ".txt", ".adoc")
+# Root files that name the scripts a project runs (besides its README).
+RUNNERS = ("Makefile", "makefile", "GNUmakefile", "Dockerfile", "docker-compose.yml",
+           "compose.yaml", "package.json", "pyproject.toml", "tox.ini", "setup.cfg",
+           "noxfile.py", "justfile", "Taskfile.yml", ".pre-commit-config.yaml")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,10 +72,12 @@ class Survey:
         self._head_dirs: frozenset[str] | None = None
 
     def documented(self, path: str) -> bool:
-        """Whether the head's README or a document the change touches names the file."""
+        """Whether the head's README, a root file that runs commands (Makefile, Dockerfile,
+        package.json...), a CI workflow or a document the change touches names the file."""
         if self._docs is None:
             readmes = [p for p in git.ls_files(self.ctx.repo, self.ctx.head)
-                       if "/" not in p and p.upper().startswith("README")]
+                       if ("/" not in p and (p.upper().startswith("README") or p in RUNNERS))
+                       or p.startswith(".github/workflows/")]
             touched = [f.path for f in self.ctx.files
                        if f.status != "deleted" and f.path.endswith(DOCS)]
             blobs = self.ctx.read(self.ctx.head, list(dict.fromkeys(readmes + touched)))
@@ -131,9 +137,10 @@ def _stray_test(survey: Survey, path: str) -> str | None:
 
 
 def _scratch(survey: Survey, path: str) -> str | None:
-    part = rules.scratch_part(path)
-    if part is None:
+    found = rules.scratch_part(path)
+    if found is None:
         return None
+    part, strong = found
     if part != path:
         return None if part in survey.base.dirs else \
             f"a file in the scratch directory {part}/, new in the change"
@@ -141,8 +148,8 @@ def _scratch(survey: Survey, path: str) -> str | None:
     if rules.in_script_dir(path):  # a project's tools: kept when documented
         loose = not survey.documented(path)
     else:
-        loose = directory == "" or directory not in survey.base.dirs
-    return "a scratch or reproduction script outside the source and test trees" if loose else None
+        loose = strong or directory == "" or directory not in survey.base.dirs
+    return "a scratch or reproduction script outside the test tree" if loose else None
 
 
 def reason(survey: Survey, f: ChangedFile) -> tuple[str, str] | None:
@@ -156,6 +163,8 @@ def reason(survey: Survey, f: ChangedFile) -> tuple[str, str] | None:
     if rules.is_backup(path) and not survey.kept_here(path) \
             and "patches" not in path.split("/")[:-1]:
         return "leftover-backup", "a backup or patch leftover"
+    if rules.is_artefact(path):
+        return "leftover-artefact", "a file an editor, the OS or a tool left behind"
     why = _scratch(survey, path) or _stray_test(survey, path)
     if why:
         return ("leftover-stray-test" if why.startswith("a test") else "leftover-scratch"), why

@@ -6,12 +6,15 @@ import posixpath
 
 BUILD_DIRS = frozenset({"build", "dist", "__pycache__", "node_modules", "target", ".eggs",
                         ".tox", ".nox", ".pytest_cache", ".mypy_cache", ".ruff_cache",
-                        "htmlcov", ".venv"})
+                        "htmlcov", ".venv", "venv", "site-packages", ".next",
+                        ".turbo", ".parcel-cache", ".gradle"})
 BUILD_SUFFIXES = (".egg-info",)
 BACKUPS = ("*.bak", "*.orig", "*.rej", "*.patch", "*~", "*.swp")
-SCRATCH = ("reproduce*", "reproduction*", "repro", "repro.*", "repro_*", "repro-*",
-           "debug_*", "debug-*", "scratch*", "tmp_*", "temp_*")
-ROOT_SCRATCH = ("verify_*", "check_*", "try_*")  # scratch only at the root
+ARTEFACTS = (".ds_store", "thumbs.db", ".coverage", "nohup.out", "*.pyc", "*.pyo")
+SCRATCH = ("reproduce*", "reproduction*", "repro", "repro_*", "repro-*", "scratch*")  # anywhere
+LOOSE_SCRATCH = ("debug_*", "debug-*", "tmp", "temp", "tmp_*", "temp_*")  # outside the source
+ROOT_SCRATCH = ("verify_*", "check_*", "try_*", "test", "foo", "sandbox*", "playground*",
+                "bug_*", "issue_*", "fix_*", "quick_*")  # scratch only at the root
 SHELL = (".sh", ".bash", ".zsh", ".bat", ".cmd", ".ps1")
 DATA = (".csv", ".tsv", ".ecsv", ".fits", ".fit", ".npy", ".npz", ".pkl", ".pickle", ".h5",
         ".hdf5", ".parquet", ".feather", ".dat", ".db", ".sqlite", ".sqlite3", ".log", ".out",
@@ -38,17 +41,24 @@ def is_backup(path: str) -> bool:
     return _matches(posixpath.basename(path), BACKUPS)
 
 
-def scratch_part(path: str) -> str | None:
+def is_artefact(path: str) -> bool:
+    return _matches(posixpath.basename(path), ARTEFACTS)
+
+
+def scratch_part(path: str) -> tuple[str, bool] | None:
     """The scratch-named file or directory on `path` (`reproduction/test_x.py` ->
-    `reproduction`): a script by its name, or a directory of them."""
+    `reproduction`): a script by its name, or a directory of them; and whether the name is
+    scratch wherever it lies (`reproduce_bug.py`), not only outside the source (`debug_x.py`)."""
     parts = path.split("/")
     for i, part in enumerate(parts):
         is_file = i == len(parts) - 1
         if is_file and not part.lower().endswith(CODE):
             continue
         stem = part if not is_file else posixpath.splitext(part)[0]
-        if _matches(stem, SCRATCH) or (i == 0 and is_file and _matches(stem, ROOT_SCRATCH)):
-            return "/".join(parts[:i + 1])
+        strong = _matches(stem, SCRATCH)
+        if strong or _matches(stem, LOOSE_SCRATCH) or (
+                i == 0 and is_file and _matches(stem, ROOT_SCRATCH)):
+            return "/".join(parts[:i + 1]), strong
     return None
 
 
