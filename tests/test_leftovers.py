@@ -108,15 +108,18 @@ def test_a_staged_scratch_script_for_the_pre_commit_hook(tmp_path: Path) -> None
 def test_a_backup_and_patch_leftovers(tmp_path: Path) -> None:
     report = _change(tmp_path, {"calc/core.py.bak": "old\n", "calc/core.py.orig": "old\n",
                                 "fix.patch": "--- a\n+++ b\n", "calc/core.py.rej": "x\n",
-                                "calc/core.py~": "x\n"})
+                                "calc/core.py~": "x\n", "calc/core copy.py": "x\n",
+                                "calc/core.py.old": "x\n"})
     assert _found(report) == [
+        ("calc/core copy.py", 1, "leftover-backup", "warning"),
         ("calc/core.py.bak", 1, "leftover-backup", "warning"),
+        ("calc/core.py.old", 1, "leftover-backup", "warning"),
         ("calc/core.py.orig", 1, "leftover-backup", "warning"),
         ("calc/core.py.rej", 1, "leftover-backup", "warning"),
         ("calc/core.py~", 1, "leftover-backup", "warning"),
         ("fix.patch", 1, "leftover-backup", "warning"),
     ]
-    assert _policy(report).findings[0].message.startswith("a backup or patch leftover; delete it")
+    assert _policy(report).findings[1].message.startswith("a backup or patch leftover; delete it")
 
 
 def test_57_files_of_build_output_are_one_finding(tmp_path: Path) -> None:
@@ -128,8 +131,9 @@ def test_57_files_of_build_output_are_one_finding(tmp_path: Path) -> None:
         ("calc.egg-info/PKG-INFO", 1, "leftover-build-output", "warning"),
         ("calc/__pycache__/core.pyc", 1, "leftover-build-output", "warning"),
     ]
-    assert _policy(report).findings[0].message.startswith(
-        "build output: 57 files under build/, a directory the base does not have; delete it")
+    assert _policy(report).findings[0].message == (
+        "build output: 57 files under build/, a directory the base does not have; delete it, "
+        "or keep it with a `keep` glob in the base's gate config")
 
 
 def test_symlinks_to_the_root_to_a_directory_and_outside(tmp_path: Path) -> None:
@@ -178,6 +182,16 @@ def test_a_test_outside_pytest_testpaths(tmp_path: Path) -> None:
     assert _found(report) == [("calc/test_more.py", 1, "leftover-stray-test", "warning")]
     assert "outside pytest's testpaths (tests): it never runs" in (
         _policy(report).findings[0].message)
+
+
+def test_a_test_outside_the_config_test_paths(tmp_path: Path) -> None:
+    pyproject = (BASE["pyproject.toml"] or "") + '[tool.gate]\ntest-paths = ["tests/*"]\n'
+    report = _change(tmp_path, {"checks/test_x.py": "def test_x():\n    pass\n",
+                                "tests/test_y.py": "def test_y():\n    pass\n"},
+                     base={"pyproject.toml": pyproject})
+    assert _found(report) == [("checks/test_x.py", 1, "leftover-stray-test", "warning")]
+    assert _policy(report).findings[0].message.startswith(
+        "a test file outside the config's `test-paths`: it never runs")
 
 
 def test_what_the_base_gitignore_ignores_even_if_the_head_unignores_it(tmp_path: Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import posixpath
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from gate.checks import allow
 from gate.checks.leftovers import rules
@@ -18,8 +18,8 @@ from gate.vcs.diff import ChangedFile
 
 CHECK_ID = "diff-policy"
 ALLOW_LINES = (1, 2, 3)  # where an allow comment for a whole file is read (after a shebang)
-KEEP_NOTE = ("delete it, or keep it with a `keep` glob in the base's gate config or "
-             "`gate: allow diff-policy -- why` on its first lines")
+KEEP_NOTE = "delete it, or keep it with a `keep` glob in the base's gate config"
+ALLOW_NOTE = " or `gate: allow diff-policy -- why` on its first lines"
 DOCS = (".md", ".rst", ".txt", ".adoc")
 # Root files that name the scripts a project runs (besides its README).
 RUNNERS = ("Makefile", "makefile", "GNUmakefile", "Dockerfile", "docker-compose.yml",
@@ -46,16 +46,16 @@ def _ext(path: str) -> str:
     return posixpath.splitext(path)[1].lower()
 
 
-def _looks_like_test(ctx: DiffContext, path: str) -> bool:
+def _looks_like_test(path: str, python_files: Sequence[str]) -> bool:
     stem, ext = posixpath.splitext(posixpath.basename(path))
     if ext == ".py":
-        return testfiles.is_python_test(path, ctx.pytest_config(ctx.base).python_files)
+        return testfiles.is_python_test(path, python_files)
     return ext in JAVASCRIPT_FAMILY and stem.endswith((".test", ".spec"))
 
 
-def layout(ctx: DiffContext, files: list[str]) -> Layout:
+def layout(files: list[str], python_files: Sequence[str]) -> Layout:
     dirs = {d for f in files for d in _parents(f)}
-    tests = [f for f in files if _looks_like_test(ctx, f)]
+    tests = [f for f in files if _looks_like_test(f, python_files)]
     return Layout(frozenset(dirs), frozenset((posixpath.dirname(f), _ext(f)) for f in files),
                   frozenset(_ext(t) for t in tests if testfiles.test_tree(t) is None),
                   frozenset(_ext(t) for t in tests))
@@ -67,7 +67,8 @@ class Survey:
     def __init__(self, ctx: DiffContext) -> None:
         self.ctx = ctx
         self.base_files = git.ls_files(ctx.repo, ctx.base)
-        self.base = layout(ctx, self.base_files)
+        self.python_files = ctx.pytest_config(ctx.base).python_files
+        self.base = layout(self.base_files, self.python_files)
         self._docs: str | None = None
         self._head_dirs: frozenset[str] | None = None
 
@@ -118,7 +119,7 @@ def _symlink(survey: Survey, f: ChangedFile) -> str | None:
 
 def _stray_test(survey: Survey, path: str) -> str | None:
     ctx = survey.ctx
-    if not _looks_like_test(ctx, path) or testfiles.test_tree(path) is not None:
+    if not _looks_like_test(path, survey.python_files) or testfiles.test_tree(path) is not None:
         return None
     if ctx.config.test_paths:
         found = ctx.is_test_file(path)
@@ -152,6 +153,15 @@ def _scratch(survey: Survey, path: str) -> str | None:
     return "a scratch or reproduction script outside the test tree" if loose else None
 
 
+def _backup(survey: Survey, path: str) -> bool:
+    """A backup or patch, unless the base keeps files with its suffix (`.patch`) there or it
+    lies in a `patches/` directory."""
+    if not rules.is_backup(path) or "patches" in path.split("/")[:-1]:
+        return False
+    by_suffix = rules.is_backup("x" + _ext(path))  # `x.orig`, not `core copy.py`
+    return not (by_suffix and survey.kept_here(path))
+
+
 def reason(survey: Survey, f: ChangedFile) -> tuple[str, str] | None:
     """Why an added file (outside build output) is a leftover: (rule, reason), or None."""
     path = f.path
@@ -160,8 +170,7 @@ def reason(survey: Survey, f: ChangedFile) -> tuple[str, str] | None:
         return ("leftover-symlink", why) if why else None
     if testfiles.test_tree(path) is not None:
         return None  # the test tree's data and helpers are the tests' business
-    if rules.is_backup(path) and not survey.kept_here(path) \
-            and "patches" not in path.split("/")[:-1]:
+    if _backup(survey, path):
         return "leftover-backup", "a backup or patch leftover"
     if rules.is_artefact(path):
         return "leftover-artefact", "a file an editor, the OS or a tool left behind"
@@ -188,9 +197,10 @@ def _allowed(survey: Survey, finding: Finding, f: ChangedFile) -> Finding:
     return finding
 
 
-def _finding(path: str, rule: str, message: str) -> Finding:
+def _finding(path: str, rule: str, message: str, commented: bool = False) -> Finding:
+    """`commented`: the file can hold an allow comment (a text file, not a link)."""
     return Finding(path=path, line=1, rule=rule, severity="warning",
-                   message=f"{message}; {KEEP_NOTE}")
+                   message=f"{message}; {KEEP_NOTE}{ALLOW_NOTE if commented else ''}")
 
 
 def _counted(n: int) -> str:
@@ -215,7 +225,8 @@ def find(ctx: DiffContext) -> list[Finding]:
             continue
         why = reason(survey, f)
         if why is not None:
-            findings.append(_allowed(survey, _finding(f.path, *why), f))
+            text = not f.binary and not f.symlink
+            findings.append(_allowed(survey, _finding(f.path, *why, commented=text), f))
         elif testfiles.test_tree(f.path) is None and not f.symlink:
             rest.append(f.path)
     for directory, paths in builds.items():

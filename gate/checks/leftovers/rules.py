@@ -9,7 +9,8 @@ BUILD_DIRS = frozenset({"build", "dist", "__pycache__", "node_modules", "target"
                         "htmlcov", ".venv", "venv", "site-packages", ".next",
                         ".turbo", ".parcel-cache", ".gradle"})
 BUILD_SUFFIXES = (".egg-info",)
-BACKUPS = ("*.bak", "*.orig", "*.rej", "*.patch", "*~", "*.swp")
+BACKUPS = ("*.bak", "*.orig", "*.rej", "*.patch", "*~", "*.swp", "*.old", "*.backup",
+           "* copy.*", "*_backup.*")
 ARTEFACTS = (".ds_store", "thumbs.db", ".coverage", "nohup.out", "*.pyc", "*.pyo")
 SCRATCH = ("reproduce*", "reproduction*", "repro", "repro_*", "repro-*", "scratch*")  # anywhere
 LOOSE_SCRATCH = ("debug_*", "debug-*", "tmp", "temp", "tmp_*", "temp_*")  # outside the source
