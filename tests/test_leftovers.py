@@ -305,4 +305,16 @@ def test_an_allow_comment_with_a_reason_keeps_a_script(tmp_path: Path) -> None:
     assert _policy(report).findings[0].message.endswith(
         "(allowed: the issue's reproducer, run by CI)")
     assert _policy(report).status == "passed"
-    assert report.verdict == "pass"
+    assert report.verdict == "pass"  # and escapes reads `diff-policy` as a check one may allow
+
+
+def test_the_users_own_excludes_are_not_the_project_s(tmp_path: Path) -> None:
+    def exclude(root: Path) -> None:
+        (root / ".git" / "info" / "exclude").write_text("notes.txt\n")
+
+    report = _change(tmp_path, {"notes.txt": "x\n", "calc/local.cfg": "x\n"},
+                     base={".gitignore": "*.tmp\n", "calc/.gitignore": "local.cfg\n"},
+                     extra=exclude)
+    assert _found(report) == [("calc/local.cfg", 1, "leftover-ignored", "warning")]
+    assert "the base's calc/.gitignore ignores (`local.cfg`, line 1)" in (
+        _policy(report).findings[0].message)
