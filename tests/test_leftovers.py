@@ -57,15 +57,17 @@ def _change(tmp_path: Path, head: Mapping[str, str | None],
 def test_scratch_scripts_at_the_root(tmp_path: Path) -> None:
     report = _change(tmp_path, {"reproduce_ne.py": "print(1)\n", "debug_split.py": "x = 1\n",
                                 "verify_split_super_sub.py": "x = 1\n", "Scratch.py": "x\n",
+                                "check_analyzer.py": "x = 1\n",
                                 "calc/core.py": "def add(a, b):\n    return b + a\n"})
     assert _found(report) == [
         ("Scratch.py", 1, "leftover-scratch", "warning"),
+        ("check_analyzer.py", 1, "leftover-scratch", "warning"),
         ("debug_split.py", 1, "leftover-scratch", "warning"),
         ("reproduce_ne.py", 1, "leftover-scratch", "warning"),
         ("verify_split_super_sub.py", 1, "leftover-scratch", "warning"),
     ]
     assert report.verdict == "needs-review"
-    assert _policy(report).findings[2].message == (
+    assert _policy(report).findings[3].message == (
         "a scratch or reproduction script outside the test tree; delete it, or keep "
         "it with a `keep` glob in the base's gate config or `gate: allow diff-policy -- why` on "
         "its first lines")
