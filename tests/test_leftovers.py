@@ -226,7 +226,7 @@ def test_data_and_shell_scripts_at_the_root(tmp_path: Path) -> None:
         ("test_plot.png", 1, "leftover-data", "warning"),
     ]
     assert [f.message.split(";")[0] for f in _policy(report).findings] == [
-        "a shell script at the root that the README does not mention",
+        "a shell script at the root that no README, Makefile or workflow names",
         "data at the root", "binary data at the root"]
 
 

@@ -182,7 +182,8 @@ def reason(survey: Survey, f: ChangedFile) -> tuple[str, str] | None:
     if "/" in path or survey.kept_here(path):
         return None
     if rules.is_shell(path) and not survey.documented(path):
-        return "leftover-script", "a shell script at the root that the README does not mention"
+        return "leftover-script", ("a shell script at the root that no README, Makefile or "
+                                   "workflow names")
     if f.binary or rules.is_data(path):
         return "leftover-data", "binary data at the root" if f.binary else "data at the root"
     return None
@@ -242,6 +243,6 @@ def find(ctx: DiffContext) -> list[Finding]:
         first = " (the first of them)" if len(paths) > 1 else ""
         findings.append(_finding(min(paths), "leftover-ignored",
                                  f"{_counted(len(paths))}{first} that the base's {match.source} "
-                                 f"ignores (`{match.pattern}`, line {match.line}): git would "
-                                 "not have added it unasked"))
+                                 f"ignores (`{match.pattern}`, line {match.line}): git adds "
+                                 "such files only when forced"))
     return findings
