@@ -97,6 +97,22 @@ def test_editor_os_and_tool_artefacts(tmp_path: Path) -> None:
     ]
 
 
+def test_backups_and_scratch_scripts_beside_the_test_code(tmp_path: Path) -> None:
+    report = _change(tmp_path, {"tests/test_core.py.bak": "def test_old():\n    pass\n",
+                                "tests/reproduce_issue.py": "x\n", "tests/.DS_Store": "x\n",
+                                "tests/data/expected.orig": "x\n",
+                                "tests/fixtures/repro_12.py": "x\n",
+                                "tests/helpers_debug.py": "x\n",
+                                "tests/test_reproduce_issue_12.py": "def test_x():\n    pass\n"})
+    assert _found(report) == [
+        ("tests/.DS_Store", 1, "leftover-artefact", "warning"),
+        ("tests/reproduce_issue.py", 1, "leftover-scratch", "warning"),
+        ("tests/test_core.py.bak", 1, "leftover-backup", "warning"),
+    ]
+    assert _policy(report).findings[1].message.startswith(
+        "a scratch or reproduction script in the test tree, which no test run collects")
+
+
 def test_a_staged_scratch_script_for_the_pre_commit_hook(tmp_path: Path) -> None:
     repo = Repo(tmp_path / "repo")
     repo.commit(BASE, "base")

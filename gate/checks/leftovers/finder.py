@@ -170,12 +170,19 @@ def reason(survey: Survey, f: ChangedFile) -> tuple[str, str] | None:
     if f.symlink:
         why = _symlink(survey, f)
         return ("leftover-symlink", why) if why else None
-    if testfiles.test_tree(path) is not None:
-        return None  # the test tree's data and helpers are the tests' business
-    if _backup(survey, path):
-        return "leftover-backup", "a backup or patch leftover"
     if rules.is_artefact(path):
         return "leftover-artefact", "a file an editor, the OS or a tool left behind"
+    in_tests = testfiles.test_tree(path) is not None
+    if in_tests and rules.in_data_dir(path):
+        return None  # what the tests read is the tests' business
+    if _backup(survey, path):
+        return "leftover-backup", "a backup or patch leftover"
+    found = rules.scratch_part(path)
+    if in_tests:  # beside the test code: only what no test run reads
+        if found is not None and found[1] and found[0] == path:
+            return "leftover-scratch", "a scratch or reproduction script in the test tree, " \
+                "which no test run collects"
+        return None
     why = _scratch(survey, path) or _stray_test(survey, path)
     if why:
         return ("leftover-stray-test" if why.startswith("a test") else "leftover-scratch"), why

@@ -9,7 +9,7 @@ import re
 BUILD_DIRS = frozenset({"build", "dist", "__pycache__", "node_modules", "target", ".eggs",
                         ".tox", ".nox", ".pytest_cache", ".mypy_cache", ".ruff_cache",
                         "htmlcov", ".venv", "venv", "site-packages", ".next",
-                        ".turbo", ".parcel-cache", ".gradle"})
+                        ".turbo", ".parcel-cache", ".gradle", ".nyc_output", "lcov-report"})
 BUILD_SUFFIXES = (".egg-info",)
 BACKUPS = ("*.bak", "*.orig", "*.rej", "*.patch", "*~", "*.swp", "*.old", "*.backup",
            "* copy.*", "*_backup.*")
@@ -23,6 +23,10 @@ DATA = (".csv", ".tsv", ".ecsv", ".fits", ".fit", ".npy", ".npz", ".pkl", ".pick
         ".hdf5", ".parquet", ".feather", ".dat", ".db", ".sqlite", ".sqlite3", ".log", ".out",
         ".png", ".jpg", ".jpeg", ".gif", ".bmp", ".pdf", ".zip", ".tar", ".gz", ".tgz", ".whl",
         ".so", ".dylib", ".dll", ".exe", ".o", ".a", ".pyc", ".class", ".jar")
+# Directories of a test tree that hold what the tests read, not test code.
+DATA_DIRS = frozenset({"data", "fixtures", "fixture", "files", "resources", "samples", "sample",
+                       "snapshots", "expected", "golden", "assets", "testdata", "__snapshots__",
+                       "__fixtures__", "cases", "inputs", "input", "outputs", "output"})
 SCRIPT_DIRS = frozenset({"scripts", "script", "tools", "tool", "bin", "dev", "hack", "misc"})
 CODE = (".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".go", ".rs", *SHELL)
 
@@ -77,6 +81,10 @@ def is_shell(path: str) -> bool:
 
 def is_data(path: str) -> bool:
     return path.lower().endswith(DATA)
+
+
+def in_data_dir(path: str) -> bool:
+    return any(part.lower() in DATA_DIRS for part in path.split("/")[:-1])
 
 
 def in_script_dir(path: str) -> bool:
