@@ -119,6 +119,67 @@ def isolation_cost(work: Path, env: dict[str, str], quick: bool) -> dict[str, An
             "ratio": round(g / b, 3), "added_s": round(g - b, 2), **per_command}
 
 
+# The gate with the boundary as it was before issue 22: a writable `/` (only the protected
+# paths read-only) and no overlays. uv copies on both sides (separate mounts): measured apart.
+_UNSEALED = ("import sys; from gate.execution import bwrap; bwrap.FLAGS = bwrap.OLD_FLAGS; "
+             "bwrap.overlays_work = lambda path: False; from gate import cli; "
+             "sys.exit(cli.main(sys.argv[1:]))")
+
+
+def sealed_cost(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
+    """`gate run` in the sealed boundary (read-only world, an overlay per command after the
+    install, uv copying) against the same run in the boundary as it was (interleaved, best of
+    each, one run of the bench)."""
+    repo = work / "sealed"
+    fixtures.python_project(repo, files=10, suite_seconds=0.3 if quick else 1.0)
+    tries = 1 if quick else 5
+
+    def timed_gate(argv0: list[str]) -> float:
+        start = time.perf_counter()
+        subprocess.run([*argv0, "run", "--repo", str(repo), "--base", "main", "--head",
+                        "change", "--format", "json", "--isolation", "required"], env=env,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        return time.perf_counter() - start
+
+    sealed, unsealed = [PYTHON, "-m", "gate"], [PYTHON, "-c", _UNSEALED]
+    timed_gate(sealed)  # untimed: warms the caches
+    new, old = [], []
+    for i in range(tries):
+        first, second = (sealed, unsealed) if i % 2 else (unsealed, sealed)
+        a, b = timed_gate(first), timed_gate(second)
+        new.append(a if first is sealed else b)
+        old.append(b if first is sealed else a)
+    n, o = min(new), min(old)
+    return {"sealed_s": round(n, 2), "unsealed_s": round(o, 2), "ratio": round(n / o, 3),
+            "added_s": round(n - o, 2), **sealed_command(work, 5 if quick else 50)}
+
+
+def sealed_command(work: Path, n: int) -> dict[str, Any]:
+    """One command after the install (checkout, environment and home through overlays, in the
+    read-only world) against the same command in the boundary as it was (writable binds on a
+    writable `/`), interleaved, best of `n`."""
+    from gate.execution import bwrap, isolation
+
+    root = work / "sealed-root"
+    for name in ("checkout", "venv", "home", "scratch", "tmp"):
+        (root / name).mkdir(parents=True, exist_ok=True)
+    boundary = isolation.choose("required")
+    mine = [str(root / d) for d in ("checkout", "venv", "home")]
+    place = {"root": str(root), "cwd": str(root / "checkout"), "tmp": str(root / "tmp")}
+    sealed = boundary.wrap(["true"], own=[str(root / "scratch")], layered=mine, **place)
+    assert boundary.bwrap is not None
+    unsealed = bwrap.argv(boundary.bwrap, ["true"], read_only=(*boundary.protected, str(root)),
+                          writable=[*mine, str(root / "scratch")], cwd=place["cwd"],
+                          tmp=place["tmp"], tmp_bytes=boundary.tmp_bytes)
+    unsealed[1:1 + len(bwrap.FLAGS)] = bwrap.OLD_FLAGS
+    a, b = [], []
+    for _ in range(n):
+        a.append(timed_any(sealed))
+        b.append(timed_any(unsealed))
+    return {"command_sealed_ms": round(min(a) * 1000, 1),
+            "command_unsealed_ms": round(min(b) * 1000, 1)}
+
+
 def command_in_boundary(work: Path, n: int) -> dict[str, Any]:
     from gate.execution import isolation
 
@@ -146,6 +207,28 @@ def scoped_base_tests(work: Path, env: dict[str, str], quick: bool) -> dict[str,
     suite_s, base_s = checks["suite"]["duration_s"], checks["base-tests"]["duration_s"]
     return {"test_files": 50, "changed": 1, "suite_run_s": suite_s, "base_tests_s": base_s,
             "ratio": round(base_s / suite_s, 3), "summary": checks["base-tests"]["summary"]}
+
+
+def pinned_cost(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
+    """`gate run --runs 1` with `pinned` (the default budget: 20 mutants, one suite run of
+    time) against the same run with it off, on a change of 12 code lines and a new test."""
+    repo = work / "pinned"
+    fixtures.python_project(repo, files=10, suite_seconds=0.5 if quick else 2.0)
+    body = "".join(f"\n\ndef f{i}(x):\n    if x > {i}:\n        return x - {i}\n"
+                   f"    return x * {i}\n" for i in range(4))
+    fixtures.commit(repo, {
+        "benchpkg/__init__.py": "def add(a, b):\n    return a + b\n" + body,
+        "tests/test_f.py": "from benchpkg import f0, f1\n\n\ndef test_f():\n"
+                           "    assert f0(5) == 5\n    assert f1(0) == 0\n"}, "code")
+    gate(repo, "--runs", "1", "--pinned", "off", env=env)  # untimed: warms the caches
+    off_s, _ = gate(repo, "--runs", "1", "--pinned", "off", env=env)
+    on_s, report = gate(repo, "--runs", "1", "--pinned", "report", env=env)
+    checks = {c["id"]: c for c in report["checks"]}
+    suite_s, pinned_s = checks["suite"]["duration_s"], checks["pinned"]["duration_s"]
+    return {"suite_run_s": suite_s, "pinned_s": pinned_s,
+            "pinned_to_suite_run": round(pinned_s / suite_s, 3), "gate_off_s": round(off_s, 2),
+            "gate_on_s": round(on_s, 2), "ratio": round(on_s / off_s, 3),
+            "summary": checks["pinned"]["summary"]}
 
 
 def parallel_runs(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
@@ -380,9 +463,11 @@ def main() -> int:
         steps = [
             ("overhead", lambda: overhead(work, env, args.quick)),
             ("isolation", lambda: isolation_cost(work, env, args.quick)),
+            ("sealed", lambda: sealed_cost(work, env, args.quick)),
             ("scoped_base_tests", lambda: scoped_base_tests(work, env, args.quick)),
             ("parallel_runs", lambda: parallel_runs(work, env, args.quick)),
             ("floor", lambda: floor(work, env, args.quick)),
+            ("pinned", lambda: pinned_cost(work, env, args.quick)),
             ("base_outcomes", lambda: base_outcomes(work, env, args.quick)),
             ("sharded", lambda: sharded(work, env, args.quick)),
             ("environment_creation", lambda: environment_creation(work, args.quick)),

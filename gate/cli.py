@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import functools
+import json
 import os
 import signal
 import sys
@@ -29,6 +30,9 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--base", required=True, help="the base ref (branch, tag, SHA)")
     parser.add_argument("--head", default="HEAD", help="the head ref (default: HEAD)")
     parser.add_argument("--repo", default=".", help="the repository (default: current dir)")
+    parser.add_argument("--upgrade", action="append", default=[], metavar="NAME==VERSION",
+                        help="the change upgrades this package: every manifest range naming "
+                        "it must admit VERSION (diff-policy); repeatable")
     _add_output(parser)
 
 
@@ -58,6 +62,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--parallel", action=argparse.BooleanOptionalAction, default=None,
                      help="run the suite runs side by side, each in its own checkout "
                           "(the default; --no-parallel: one after another)")
+    run.add_argument("--pinned", choices=config.PINNED_MODES,
+                     help="the pinned check: report its findings (default), make them "
+                     "needs-review, or off")
     run.add_argument("--logs", metavar="DIR",
                      help="write the full output of every command to DIR, one file each")
     run.add_argument("--no-cache", dest="cache", action="store_false", default=None,
@@ -88,7 +95,7 @@ def _parser() -> argparse.ArgumentParser:
                       help="judge the index (what `git commit` would record) instead of --head")
     hooks = sub.add_parser("hook", help="what the pre-commit hooks run: the staged change "
                            "(pre-commit), or what is being pushed (pre-push)")
-    hooks.add_argument("stage", choices=("pre-commit", "pre-push"))
+    hooks.add_argument("stage", choices=("pre-commit", "pre-push", "agent-stop"))
     hooks.add_argument("remote", nargs="?", help="pre-push: the remote git names (then the "
                        "pushed refs are read from stdin)")
     hooks.add_argument("url", nargs="?", help="pre-push: the remote's URL (unused)")
@@ -99,6 +106,8 @@ def _parser() -> argparse.ArgumentParser:
                        help="pre-push: time limit per command")
     hooks.add_argument("--parallel", action="store_true", default=None,
                        help="pre-push: the suite runs side by side")
+    hooks.add_argument("--base", help="agent-stop: the ref the agent's work is compared with "
+                       "(default: HEAD, the uncommitted work only)")
     setup = sub.add_parser("init", help="propose [tool.gate], a workflow and pre-commit hooks")
     setup.add_argument("--repo", default=".", help="the repository (default: current dir)")
     setup.add_argument("--dry-run", action="store_true",
@@ -111,6 +120,9 @@ def _parser() -> argparse.ArgumentParser:
     setup.add_argument("--shards", type=int, metavar="N",
                        help="a workflow that splits the tests across a matrix of N jobs "
                        "(2 to 256) and merges their reports into one verdict")
+    setup.add_argument("--check", action="store_true",
+                       help="first run the proposed config once on HEAD (install, suite, "
+                       "checks) and write nothing if a check fails")
     checks = sub.add_parser("checks", help="the user checks: --propose prints a config "
                             "proposed from package.json, pyproject, Cargo.toml, go.mod, Makefile")
     checks.add_argument("--repo", default=".", help="the repository (default: current dir)")
@@ -120,6 +132,23 @@ def _parser() -> argparse.ArgumentParser:
                           "small repository it builds in a temporary directory (seconds)")
     demo.add_argument("--keep", action="store_true",
                       help="keep the demo repository and print where it is")
+    submit = sub.add_parser("submit", help="an agent's submit tool: commit the working tree "
+                            "to a branch, run the whole gate, answer in bounded text")
+    submit.add_argument("--base", required=True, help="the base ref (branch, tag, SHA)")
+    submit.add_argument("--branch", metavar="NAME",
+                        help="the branch to commit to (default: gate/submit/<current branch>)")
+    submit.add_argument("--message", metavar="MSG", default="gate submit",
+                        help="the commit message (and the pull request's title)")
+    submit.add_argument("--max-attempts", type=int, metavar="N", default=3,
+                        help="submits allowed per branch and base; then exit 5 (default 3)")
+    submit.add_argument("--open-pr", action="store_true",
+                        help="on pass, push the branch and open its pull request "
+                        "(GITHUB_TOKEN, GITHUB_REPOSITORY; the extra `github`)")
+    submit.add_argument("--remote", default="origin", help="where --open-pr pushes")
+    submit.add_argument("--repo", default=".", help="the repository (default: current dir)")
+    submit.add_argument("--format", choices=("text", "json"), default="text")
+    sub.add_parser("mcp", help="the gate as MCP tools over stdio: submit, scan, explain "
+                   "(the extra `mcp`)")
     explain = sub.add_parser("explain", help="what a check means and how to resolve it")
     explain.add_argument("check_id", metavar="CHECK-ID",
                          help="a built-in check's id, or the name of a user check")
@@ -207,8 +236,48 @@ def _publish(args: argparse.Namespace) -> int:
     return publish.publish(json_report.load(args.report), settings, args.report)
 
 
+def _submit(args: argparse.Namespace) -> int:
+    from gate.agent import submit
+    request = submit.Request(base=args.base, repo=args.repo, branch=args.branch,
+                             message=args.message, max_attempts=args.max_attempts,
+                             open_pr=args.open_pr, remote=args.remote)
+    progress = live.for_stream(sys.stderr) if args.format == "text" else runner.Progress()
+    try:
+        answer = submit.submit(request, progress)
+    finally:
+        if isinstance(progress, live.PlainProgress):
+            progress.close()
+    if args.format == "json":
+        print(json.dumps(answer.to_json(), indent=1))
+    else:
+        print(answer.feedback)
+    return answer.exit_code
+
+
+def _mcp() -> int:
+    try:
+        from gate.agent import mcp_server
+    except ModuleNotFoundError as e:
+        if e.name != "mcp" and not (e.name or "").startswith("mcp."):
+            raise
+        raise GateError("gate mcp needs the MCP SDK: pip install "
+                        f"'{release.DISTRIBUTION}[mcp]'") from e
+    mcp_server.serve()
+    return 0
+
+
 def _hook(args: argparse.Namespace) -> int:
     from gate import hook
+    if args.stage == "agent-stop":
+        from gate.agent import stop_hook
+        given = [f"--{k}" for k in ("runs", "timeout", "parallel", "strict") if getattr(args, k)]
+        if given or args.remote:  # exit 1, not 2: a Stop hook's 2 would block the agent
+            print(f"gate: error: {', '.join(given) or args.remote}: `gate hook agent-stop` "
+                  "takes only --base", file=sys.stderr)
+            return stop_hook.ERROR
+        return stop_hook.main(sys.stdin, sys.stderr, base=args.base)
+    if args.base is not None:
+        raise GateError("--base goes with `gate hook agent-stop` only")
     if args.stage == "pre-commit":
         given = [f"--{k}" for k in ("runs", "timeout", "parallel") if getattr(args, k)]
         if given:
@@ -237,6 +306,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         return 0
     if args.command == "publish":
         return _publish(args)
+    if args.command == "submit":
+        return _submit(args)
+    if args.command == "mcp":
+        return _mcp()
     if args.command == "demo":
         from gate.adopt import demo
         return demo.main(sys.stdout, keep=args.keep)
@@ -245,7 +318,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "init":
         from gate.adopt import init
         return init.main(args.repo, dry_run=args.dry_run, force=args.force,
-                         shards=args.shards, plain_hooks=args.git_hooks)
+                         shards=args.shards, plain_hooks=args.git_hooks, check=args.check)
     if args.command == "checks":
         from gate.adopt import propose
         sys.stdout.write(propose.render(*propose.propose(workspace.resolve_repo(args.repo))))
@@ -265,7 +338,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if left_out:
         print(f"gate: note: {left_out}", file=sys.stderr)
     options = runner.Options(base=args.base, head=args.head, repo=args.repo, strict=args.strict,
-                             config=args.config)
+                             config=args.config, upgrades=tuple(args.upgrade))
     if args.command == "scan":
         if args.staged and args.head != "HEAD":
             raise GateError("--staged judges the index against HEAD: drop --head")
@@ -280,6 +353,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         install=args.install, test=args.test, runs=args.runs, timeout=args.timeout,
         parallel=args.parallel, cache=args.cache, config=args.config,
         isolation=args.isolation, logs=args.logs, shard=args.shard, durations=args.durations,
+        upgrades=tuple(args.upgrade),
+        pinned=args.pinned,
         protect=tuple(protected.report_directory(args.report)) if args.report else ())
     if args.durations and not args.shard:
         raise GateError("--durations balances shards: it goes with --shard I/N")

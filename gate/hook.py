@@ -47,12 +47,25 @@ def pre_commit(repo: str, out: TextIO, environ: Mapping[str, str],
     return _print(report, out, environ)
 
 
+def _terminal() -> TextIO | None:
+    """The controlling terminal of the person who pushed, or None (CI, an IDE, cron)."""
+    try:
+        return open("/dev/tty", "w", encoding="utf-8")
+    except OSError:
+        return None
+
+
 def _progress(stream: TextIO, environ: Mapping[str, str]) -> live.PlainProgress:
     """The pre-commit framework keeps a hook's output until the hook ends and shows it only
-    when it fails: progress lines there would only bury the findings. A plain git hook
-    (hooks/pre-push) shows the progress as it goes."""
+    when it fails: progress lines there would only bury the findings, and the whole gate would
+    run a minute or more in silence. The progress then goes to the person's terminal itself,
+    as the live line, which the framework does not hold; with no terminal, nothing. A plain
+    git hook (hooks/pre-push) shows the progress on stderr as it goes."""
     if environ.get("PRE_COMMIT") and not stream.isatty():
-        return live.Quiet(stream)
+        tty = _terminal()
+        if tty is None:
+            return live.Quiet(stream)
+        return live.for_stream(tty, environ, owns_stream=True)
     return live.for_stream(stream, environ)
 
 

@@ -51,7 +51,7 @@ def test_the_description_fits_the_marketplace() -> None:
 
 def test_the_action_installs_the_github_extra_that_publish_needs() -> None:
     (install,) = [s for s in STEPS if s["name"] == "Install the gate into its own environment"]
-    assert '"$GITHUB_ACTION_PATH[uv,github]"' in install["run"]
+    assert '"$GITHUB_ACTION_PATH[github]"' in install["run"]
 
 
 def test_the_action_page_documents_every_input_and_output() -> None:

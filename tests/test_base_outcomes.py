@@ -132,7 +132,8 @@ def test_the_base_outcomes_are_cached_by_base_sha_and_commands(
     repo, _, _ = make_change(tmp_path / "r", project(**{
         "conftest.py": COUNTING_CONFTEST.format(log=str(log))}), {"README": "one\n"})
     cache = Path(os.environ["XDG_CACHE_HOME"]) / "gate" / "base-outcomes"
-    gate_run(capsys, repo.path)
+    # --isolation off: its test writes on the host, which the boundary's read-only world refuses
+    gate_run(capsys, repo.path, "--isolation", "off")
     assert log.read_text() == "session\n" * 2  # the head's run and the base's
     [entry] = list(cache.iterdir())
     assert entry.suffix == ".json"
@@ -140,12 +141,12 @@ def test_the_base_outcomes_are_cached_by_base_sha_and_commands(
     repo.branch("second")
     repo.commit({"README": "two\n"})
     log.write_text("")
-    report = gate_run(capsys, repo.path, head="second")
+    report = gate_run(capsys, repo.path, "--isolation", "off", head="second")
     assert log.read_text() == "session\n"  # the head's run only
     assert check(report, "suite")["summary"] == "1 of 1 runs passed, 2/2 tests"
     entry.unlink()
     log.write_text("")
-    gate_run(capsys, repo.path, "--no-cache", head="second")
+    gate_run(capsys, repo.path, "--isolation", "off", "--no-cache", head="second")
     assert log.read_text() == "session\n" * 2
     assert list(cache.iterdir()) == []
 
@@ -253,7 +254,26 @@ def test_gate_cache_dir_holds_the_entries_and_the_judged_commands_do_not_see_it(
              f"    open({str(seen)!r}, 'a').write(os.environ.get('GATE_CACHE_DIR', '-') + '\\n')\n")
     repo, _, _ = make_change(tmp_path / "r", project(**{"tests/test_probe.py": probe}),
                              {"README": "one\n"})
-    gate_run(capsys, repo.path)
+    # --isolation off: its test writes on the host, which the boundary's read-only world refuses
+    gate_run(capsys, repo.path, "--isolation", "off")
     [entry] = (own / "base-outcomes").iterdir()
     assert entry.suffix == ".json"
     assert set(seen.read_text().split()) == {"-"}
+
+
+def test_a_base_run_made_with_uv_is_not_reused_for_a_run_that_pip_installs(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seen: a pip base run reused for a uv run gave four harness findings on an empty
+    change. The key holds the installer: the same base, another installer, a new base run."""
+    log = tmp_path / "sessions.log"
+    repo, _, _ = make_change(tmp_path / "r", project(**{
+        "conftest.py": COUNTING_CONFTEST.format(log=str(log))}), {"README": "one\n"})
+    gate_run(capsys, repo.path)
+    log.write_text("")
+    monkeypatch.setenv("GATE_NO_UV", "1")
+    report = gate_run(capsys, repo.path)
+    assert log.read_text() == "session\n" * 2  # the head's run and the base's, again
+    assert report["verdict"] == "pass", report
+    cache = Path(os.environ["XDG_CACHE_HOME"]) / "gate" / "base-outcomes"
+    assert len(list(cache.iterdir())) == 2

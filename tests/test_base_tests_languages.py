@@ -280,7 +280,8 @@ def jest_modules(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_jest_edited_assertion_fails_base_tests(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], jest_modules: Path) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], jest_modules: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     package = json.dumps({"name": "calc", "version": "1.0.0", "private": True,
                           "scripts": {"test": "jest"}})
     jest_test = ("const { add } = require('../calc');\n\n"
@@ -293,6 +294,9 @@ def test_jest_edited_assertion_fails_base_tests(
     })
     # The project's install links the session's jest in, instead of downloading it again.
     install = f"ln -s {jest_modules} node_modules"
+    # Named by the environment, the session's /tmp directory is visible (read-only) inside
+    # the boundary, whose /tmp is its own.
+    monkeypatch.setenv("NODE_PATH", str(jest_modules))
     report = gate_run(capsys, repo.path, "--install", install, "--test", "npm test")
     assert check(report, "suite")["status"] == "passed", check(report, "suite")
     base_tests = check(report, "base-tests")

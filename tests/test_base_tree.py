@@ -91,14 +91,29 @@ def test_a_test_tree_made_a_link_out_of_the_checkout_is_not_walked(tmp_path: Pat
     assert sorted(p.name for p in outside.iterdir()) == ["precious.txt"]
 
 
-def test_an_edited_test_file_alone_runs_alone_and_head_added_tests_go(tmp_path: Path) -> None:
+def test_an_edited_test_file_runs_its_whole_tree_and_head_added_tests_go(
+        tmp_path: Path) -> None:
     tree = plan(tmp_path, PY_BASE, {
         "tests/test_calc.py": "def test_add():\n    assert True\n",
         "tests/test_new.py": "def test_new():\n    pass\n",
     })
     assert tree.files == {"tests/test_calc.py": b"def test_add():\n    pass\n",
                           "tests/test_new.py": None}
-    assert tree.to_run == ["tests/test_calc.py"]
+    assert tree.to_run == ["tests/test_calc.py", "tests/unit/test_more.py"]
+
+
+def test_a_head_that_only_adds_a_test_file_runs_the_base_tree_without_it(
+        tmp_path: Path) -> None:
+    """Issue 25: the added file's module body can patch the code for every test."""
+    patch = "import calc\n\ncalc.add = lambda a, b: 5\n\n\ndef test_new():\n    pass\n"
+    tree = plan(tmp_path, PY_BASE, {"tests/test_zz.py": patch})
+    assert tree.files == {"tests/test_zz.py": None}
+    assert tree.to_run == ["tests/test_calc.py", "tests/unit/test_more.py"]
+
+
+def test_a_change_outside_the_tests_runs_no_base_test(tmp_path: Path) -> None:
+    tree = plan(tmp_path, PY_BASE, {"calc.py": "def add(a, b):\n    return b + a\n"})
+    assert (tree.files, tree.to_run) == ({}, [])
 
 
 def test_a_test_file_beside_the_code_brings_its_snapshots_and_runner_config(

@@ -71,3 +71,20 @@ def test_a_deselecting_conftest_is_named_by_the_base_outcomes(
         "still there: deselected by config (a conftest, a cfg attribute, a filter), or its "
         "definition moved where the runner does not look")]
     assert report["verdict"] == "needs-review"
+
+
+def test_a_check_whose_command_the_install_lacks_at_base_and_head_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Seen: gate init proposed a check nothing installed; the first honest change failed
+    with "command not found", at base as at head: the install is the cause."""
+    pyproject = project()["pyproject.toml"] or ""
+    pyproject += '\n[[tool.gate.checks]]\nname = "lint"\nrun = "gate-no-such-linter ."\n'
+    repo, _, _ = make_change(tmp_path / "r", project(**{"pyproject.toml": pyproject}),
+                             {"README": "honest\n"})
+    report = run(capsys, repo.path)
+    lint = check(report, "lint")
+    assert lint["status"] == "error"
+    assert lint["summary"].endswith(
+        "; baseline: pre-existing, fails at base too: not this change's doing: the install "
+        "lacks gate-no-such-linter: set `install` in [tool.gate] on the base branch")

@@ -124,7 +124,9 @@ def test_pyproject_honest_changes_raise_nothing(tmp_path: Path, head: str) -> No
 def test_pyproject_that_does_not_parse_is_one_finding(tmp_path: Path) -> None:
     result = _run(tmp_path, {"pyproject.toml": PYPROJECT},
                   {"pyproject.toml": PYPROJECT + "[tool.mypy\n"})
-    assert _found(result) == [("pyproject.toml", 1, "config-unparsable")]
+    # at the line the parser names: the broken header, after the base's lines
+    line = len(PYPROJECT.splitlines()) + 1
+    assert _found(result) == [("pyproject.toml", line, "config-unparsable")]
     assert _messages(result)[0].startswith("pyproject.toml does not parse at head (")
 
 
@@ -153,6 +155,24 @@ def test_pyproject_that_does_not_parse_is_one_finding(tmp_path: Path) -> None:
 def test_ini_option_changed(tmp_path: Path, path: str, base: str, head: str, line: int,
                             rule: str) -> None:
     assert _found(_run(tmp_path, {path: base}, {path: head})) == [(path, line, rule)]
+
+
+# --- pytest.toml (pytest 9) ------------------------------------------------------------------
+
+def test_pytest_toml_pythonpath_putting_a_shim_first_is_flagged(tmp_path: Path) -> None:
+    head = '[pytest]\ntestpaths = ["tests"]\npythonpath = ["shim", "."]\n'
+    result = _run(tmp_path, {"pytest.toml": '[pytest]\ntestpaths = ["tests"]\n'},
+                  {"pytest.toml": head, "shim/calc.py": "def add(a, b):\n    return 5\n"})
+    assert _found(result) == [("pytest.toml", 3, "pytest-config")]
+    assert "pythonpath" in _messages(result)[0]
+
+
+def test_a_new_dot_pytest_toml_is_flagged_and_a_comment_is_not(tmp_path: Path) -> None:
+    assert _found(_run(tmp_path, {}, {".pytest.toml": '[pytest]\naddopts = ["-x"]\n'})) == [
+        (".pytest.toml", 2, "pytest-config")]
+    same = '[pytest]\n# the tests\ntestpaths = ["tests"]\n'
+    assert _found(_run(tmp_path / "2", {"pytest.toml": '[pytest]\ntestpaths = ["tests"]\n'},
+                       {"pytest.toml": same})) == []
 
 
 def test_ini_message_shows_old_and_new(tmp_path: Path) -> None:
@@ -245,7 +265,8 @@ def test_package_honest_changes_raise_nothing(tmp_path: Path, head: str) -> None
 
 def test_package_json_that_does_not_parse(tmp_path: Path) -> None:
     result = _run(tmp_path, {"package.json": PACKAGE}, {"package.json": PACKAGE + "}"})
-    assert _found(result) == [("package.json", 1, "config-unparsable")]
+    assert _found(result) == [("package.json", len(PACKAGE.splitlines()) + 1,
+                               "config-unparsable")]
 
 
 def test_vendored_package_json_is_not_config(tmp_path: Path) -> None:
@@ -356,10 +377,27 @@ def test_workflow_weakened(tmp_path: Path, head: str, line: int, message: str) -
     WORKFLOW.replace("    runs-on: ubuntu-latest\n    steps:\n      - run: ruff",
                      "    runs-on: ubuntu-24.04\n    steps:\n      - run: ruff"),
     WORKFLOW + "  docs:\n    runs-on: ubuntu-latest\n    steps:\n      - run: make docs\n",
-], ids=["comments", "action-version", "runner", "job-added"])
+    # issue 23: steps still there, read as removed: one gained a name, one lost its id
+    WORKFLOW.replace("      - run: pytest -q\n", "      - name: Test\n        run: pytest -q\n"),
+    WORKFLOW.replace("      - uses: actions/checkout@v4\n",
+                     "      - name: Check out\n        uses: actions/checkout@v4\n"),
+    WORKFLOW.replace("      - name: Install\n", "      - id: install\n"),
+], ids=["comments", "action-version", "runner", "job-added", "step-named", "uses-named",
+        "name-to-id"])
 def test_workflow_honest_changes_raise_nothing(tmp_path: Path, head: str) -> None:
     path = ".github/workflows/ci.yaml"
     assert _found(_run(tmp_path, {path: WORKFLOW}, {path: head})) == []
+
+
+def test_step_whose_id_was_deleted_is_still_there(tmp_path: Path) -> None:
+    path = ".github/workflows/ci.yml"
+    base = WORKFLOW.replace("      - run: pytest -q\n",
+                            "      - id: suite\n        run: pytest -q\n")
+    assert _found(_run(tmp_path, {path: base}, {path: WORKFLOW})) == []
+    # its cheating twin: the step's command changed as its id went
+    head = WORKFLOW.replace("pytest -q", "pytest -q || true")
+    assert _messages(_run(tmp_path / "twin", {path: base}, {path: head})) == [
+        "job `test`: step `id suite` removed"]
 
 
 def test_workflow_deleted_and_unparsable(tmp_path: Path) -> None:
@@ -367,7 +405,7 @@ def test_workflow_deleted_and_unparsable(tmp_path: Path) -> None:
     head = {".github/workflows/a.yml": None, ".github/workflows/b.yml": "jobs: [\n"}
     result = _run(tmp_path, base, head)
     assert _found(result) == [(".github/workflows/a.yml", 1, "workflow"),
-                              (".github/workflows/b.yml", 1, "config-unparsable")]
+                              (".github/workflows/b.yml", 2, "config-unparsable")]
 
 
 ACTION = """\
@@ -399,3 +437,101 @@ def test_binary_and_unrelated_files_raise_nothing(tmp_path: Path) -> None:
                       files=files)
     assert [f.path for f in files if f.binary] == ["jest.config.bin"]
     assert _found(check_config.run(ctx)) == []
+
+
+# --- readable changes (issue 24) -----------------------------------------------------------------
+
+TOX = ("[tox]\nenvlist = py\n\n[testenv]\ndeps =\n    pytest>=7\n    pytest-cov\n"
+       "    coverage[toml]\n    hypothesis>=6.0\n    sphinx\n    furo\n    numpy>=1.24\n"
+       "    https://github.com/astropy/pytest-doctestplus/archive/main.zip\n"
+       "    scipy\ncommands = pytest {posargs}\n")
+
+
+def test_long_tox_value_changed_in_its_middle_is_shown_and_pinned_where_it_changed(
+        tmp_path: Path) -> None:
+    head = TOX.replace("astropy/pytest-doctestplus/archive/main.zip",
+                       "astropy/pytest-doctestplus/archive/mainzip")
+    result = _run(tmp_path, {"tox.ini": TOX}, {"tox.ini": head})
+    assert _found(result) == [("tox.ini", 13, "tox-config")]  # the URL's line, not `deps =`'s
+    message = _messages(result)[0]
+    assert "archive/main.zip" in message and "archive/mainzip" in message
+    old, new = message.split(" -> ")
+    assert old != new.split(";")[0]
+
+
+def test_removed_keys_are_pinned_at_a_changed_line(tmp_path: Path) -> None:
+    base = "[tool.pytest.ini_options]\naddopts = '-q'\ntestpaths = ['tests']\n"
+    head = "[tool.pytest.ini_options]\naddopts = '-q -x'\n"
+    assert _found(_run(tmp_path, {"pyproject.toml": base}, {"pyproject.toml": head})) == [
+        ("pyproject.toml", 2, "pytest-config"), ("pyproject.toml", 2, "pytest-config")]
+
+
+def test_a_restructure_is_one_finding_at_a_changed_line(tmp_path: Path) -> None:
+    keys = [f"opt{i}" for i in range(10)]
+    base = "[tool.ruff]\n" + "".join(f"{k} = {i}\n" for i, k in enumerate(keys))
+    head = "# moved under lint\n[tool.ruff.lint]\n" + "".join(
+        f"{k} = {i}\n" for i, k in enumerate(keys))
+    result = _run(tmp_path, {"pyproject.toml": base}, {"pyproject.toml": head})
+    assert _found(result) == [("pyproject.toml", 1, "ruff-config")]
+    assert _messages(result)[0].startswith("20 settings changed at once (a restructure): ")
+
+
+# --- lint configs that were not read (issue 23) ---------------------------------------------------
+
+def test_lint_rule_turned_off_in_package_json_xo_key(tmp_path: Path) -> None:
+    base = '{"name": "a", "xo": {"rules": {"no-console": "error"}}}\n'
+    head = '{"name": "a", "xo": {"rules": {"no-console": "off"}}}\n'
+    result = _run(tmp_path, {"package.json": base}, {"package.json": head})
+    assert _found(result) == [("package.json", 1, "lint-config")]
+    assert _messages(result)[0].startswith('xo.rules.no-console: "error" -> "off"')
+
+
+def test_package_json_without_lint_change_raises_nothing(tmp_path: Path) -> None:
+    base = '{"name": "a", "version": "1.0.0", "xo": {"space": true}}\n'
+    head = '{"name": "a", "version": "1.1.0", "xo": {"space": true}}\n'
+    assert _found(_run(tmp_path, {"package.json": base}, {"package.json": head})) == []
+
+
+GOLANGCI = "linters:\n  enable:\n    - errcheck\n    - gosec\nrun:\n  timeout: 5m\n"
+
+
+def test_golangci_linter_disabled(tmp_path: Path) -> None:
+    head = GOLANGCI.replace("    - gosec\n", "")
+    result = _run(tmp_path, {".golangci.yml": GOLANGCI}, {".golangci.yml": head})
+    assert _found(result) == [(".golangci.yml", 2, "golangci-config")]
+    assert _messages(result)[0].startswith('linters.enable: ["errcheck", "gosec"] -> ["errcheck"]')
+
+
+def test_golangci_reformatted_raises_nothing(tmp_path: Path) -> None:
+    head = "# lint\nlinters:\n  enable: [errcheck, gosec]\nrun: {timeout: 5m}\n"
+    assert _found(_run(tmp_path, {".golangci.yaml": GOLANGCI}, {".golangci.yaml": head})) == []
+
+
+def test_tox_env_renamed_is_one_finding_not_every_key(tmp_path: Path) -> None:
+    # structlog: `[testenv:py3{8,13}-tests]` -> `[testenv:py3{9,13}-tests]` gave 4 findings, two
+    # of them at line 1
+    env = "deps =\n    coverage[toml]\n    rich\ncommands = coverage run -m pytest {posargs}\n"
+    base = "[tox]\nenv_list = py3{8,13}-tests\n\n[testenv:py3{8,13}-tests]\n" + env
+    head = base.replace("8,13", "9,13")
+    result = _run(tmp_path, {"tox.ini": base}, {"tox.ini": head})
+    assert _found(result) == [("tox.ini", 4, "tox-config")]
+    assert _messages(result)[0].startswith(
+        "[testenv:py3{8,13}-tests] renamed to [testenv:py3{9,13}-tests], its settings unchanged")
+    # renamed and changed: the change is named under the rename
+    result = _run(tmp_path / "changed", {"tox.ini": base},
+                  {"tox.ini": head.replace("pytest {posargs}", "pytest -x {posargs}")})
+    assert _messages(result) == [
+        "[testenv:py3{8,13}-tests] renamed to [testenv:py3{9,13}-tests] commands: "
+        '"coverage run -m pytest {posargs}" -> "coverage run -m pytest -x {posargs}"; '
+        "this setting decides what the checks catch"]
+
+
+def test_long_workflow_run_changed_in_its_middle_is_readable(tmp_path: Path) -> None:
+    # memchr: both runs were cut at 80 characters, before the part that changed
+    run = ('echo "CARGO_BUILD_TARGET=wasm32-wasi" >> $GITHUB_ENV && echo '
+           '"CARGO_TARGET_WASM32_WASI_RUNNER=wasmtime run --wasm simd --" >> $GITHUB_ENV')
+    base = WORKFLOW.replace("pytest -q", run)
+    head = WORKFLOW.replace("pytest -q", run.replace("wasm32-wasi\"", "wasm32-wasip1\""))
+    path = ".github/workflows/ci.yml"
+    message = _messages(_run(tmp_path, {path: base}, {path: head}))[0]
+    assert "wasm32-wasi\\\"" in message and "wasm32-wasip1\\\"" in message

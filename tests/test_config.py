@@ -72,7 +72,8 @@ def test_an_unknown_key_names_the_nearest_known_one(key: str, hint: str) -> None
         config.parse({key: 1}, ".gate.toml")
     assert str(info.value) == (
         f".gate.toml: unknown key {key!r} in the gate config; {hint}known keys: cache, checks, "
-        "forbidden-paths, install, isolation, max-changed-files, network, parallel, runs, "
+        "forbidden-paths, install, isolation, keep, max-changed-files, network, parallel, pinned, "
+        "pinned-mutants, pinned-time, runs, "
         "strict, test, test-paths, timeout, tmp-size-mb")
 
 

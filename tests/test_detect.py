@@ -46,3 +46,79 @@ def test_detected_commands(
     root = write(tmp_path, files)
     assert detect.install_command(root) == install
     assert detect.test_command(root) == test
+
+
+PROJECT = '[project]\nname="x"\n'
+
+
+@pytest.mark.parametrize(("files", "install"), [
+    # Seen: a group named `tests` was ignored (only `test` was known): the first honest
+    # change failed for a missing test dependency.
+    ({"pyproject.toml": PROJECT + '[dependency-groups]\ntests=["pytest", "dateutil"]\n'},
+     f"{PIP} -e . pytest dateutil"),
+    ({"pyproject.toml": PROJECT + '[project.optional-dependencies]\ntesting=["pytest"]\n'},
+     f"{PIP} -e '.[testing]'"),
+    ({"pyproject.toml": PROJECT + '[dependency-groups]\ndev=["pytest"]\ndocs=["sphinx"]\n'},
+     f"{PIP} -e . pytest"),
+    # the CI says which: every name installed beside the tests' one
+    ({"pyproject.toml": PROJECT + '[project.optional-dependencies]\ntests=["pytest"]\n'
+                        'yaml=["pyyaml"]\ndocs=["sphinx"]\n',
+      ".github/workflows/ci.yml": "jobs:\n  t:\n    steps:\n"
+                                  "      - run: pip install -e '.[tests,yaml]'\n"
+                                  "      - run: pip install -e .[docs]\n"},
+     f"{PIP} -e '.[tests,yaml]'"),
+    ({"pyproject.toml": PROJECT + '[project.optional-dependencies]\nfull=["pyyaml"]\n'
+                        'unit-test=["pytest"]\n',
+      "tox.ini": "[testenv]\nextras =\n    unit-test\n    full\ncommands = pytest\n"},
+     f"{PIP} -e '.[unit-test,full]'"),
+    ({"pyproject.toml": PROJECT + '[dependency-groups]\ncheck=["pytest"]\n',
+      "noxfile.py": 'def tests(session):\n    session.install("--group", "check")\n'},
+     f"{PIP} -e . pytest"),  # "check" is not a test's name: nothing said, nothing known
+])
+def test_the_test_dependencies_are_found_under_any_name(
+        tmp_path: Path, files: dict[str, str], install: str) -> None:
+    for name in files:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+    root = write(tmp_path, files)
+    assert detect.install_command(root) == install
+
+
+def test_uv_sync_gets_the_tests_group_where_it_is_not_a_default_one(tmp_path: Path) -> None:
+    uv = installer.find_uv()
+    if uv is None:
+        # gate: allow skip-markers -- uv is in the test extra; only a bare machine lacks it
+        pytest.skip("uv is not installed")
+    root = write(tmp_path, {"uv.lock": "", "pyproject.toml": PROJECT + (
+        '[dependency-groups]\ntests=["pytest"]\ndev=["ruff"]\n')})
+    assert detect.install_command(root) == (
+        f'UV_PROJECT_ENVIRONMENT="$VIRTUAL_ENV" {uv} sync --locked --group tests')
+
+
+def test_the_install_says_which_installer_and_what_decides_the_versions(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seen: a project failed with pip and passed with `uv sync --locked`: pip does not read
+    uv.lock. Where the installers may differ, the install check's summary says which one ran
+    and why."""
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    write(locked, {"pyproject.toml": PROJECT, "uv.lock": ""})
+    monkeypatch.setenv("GATE_NO_UV", "1")
+    assert detect.install_reason(str(locked)) == (
+        "pip: uv is not found (or GATE_NO_UV is set), so uv.lock is not read and the versions "
+        "are the newest the project allows; install uv for the locked ones")
+    pinned = tmp_path / "pinned"
+    pinned.mkdir()
+    write(pinned, {"requirements.txt": "# pins\nrequests==2.31.0\n-e .\n"})
+    assert detect.install_reason(str(pinned)) == (
+        "pip (uv not found): the pins of the requirements files decide the versions")
+    loose = tmp_path / "loose"
+    loose.mkdir()
+    write(loose, {"requirements.txt": "requests>=2\n"})
+    assert detect.install_reason(str(loose)) == (
+        "pip (uv not found): no lockfile, so the newest versions the project allows")
+    monkeypatch.delenv("GATE_NO_UV")
+    if installer.find_uv() is not None:
+        assert detect.install_reason(str(locked)) == "uv: uv.lock decides the versions"
+    node = tmp_path / "node"
+    node.mkdir()
+    assert detect.install_reason(write(node, {"package.json": "{}"})) == ""

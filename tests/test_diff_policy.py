@@ -106,7 +106,8 @@ def test_no_forbidden_paths_configured(tmp_path: Path) -> None:
 
 def test_binary_files_and_symlinks(tmp_path: Path) -> None:
     repo, base_sha, _ = make_change(tmp_path / "repo", {"x.txt": "x\n"}, {})
-    (repo.path / "logo.png").write_bytes(b"\x89PNG\x00\x01")
+    (repo.path / "docs").mkdir()
+    (repo.path / "docs" / "logo.png").write_bytes(b"\x89PNG\x00\x01")
     (repo.path / ".github" / "actions").mkdir(parents=True)
     (repo.path / ".github" / "actions" / "tool.bin").write_bytes(b"\x00\x02")
     os.symlink("../../x.txt", repo.path / ".github" / "actions" / "link")

@@ -17,8 +17,9 @@ CHECKS_PAGE = (ROOT / "docs" / "checks.md").read_text()
 
 
 def test_checks_are_in_the_order_of_the_design() -> None:
-    assert registry.ORDER == ("install", "suite", "base-tests", "tests-removed", "skip-markers",
-                              "escapes", "check-config", "harness", "lockfiles", "diff-policy")
+    assert registry.ORDER == ("install", "suite", "base-tests", "pinned", "tests-removed",
+                              "skip-markers", "escapes", "check-config", "harness", "lockfiles",
+                              "diff-policy")
 
 
 @pytest.mark.parametrize("check_id", registry.ORDER)
@@ -28,7 +29,7 @@ def test_each_id_names_the_module_that_declares_it(check_id: str) -> None:
 
 def test_runtime_and_diff_checks_split_the_order() -> None:
     assert registry.RUNTIME + registry.DIFF == registry.ORDER
-    assert registry.RUNTIME == ("install", "suite", "base-tests")
+    assert registry.RUNTIME == ("install", "suite", "base-tests", "pinned")
 
 
 @pytest.mark.parametrize("check_id", registry.ORDER)
@@ -50,7 +51,7 @@ def test_the_checks_page_is_generated_from_the_registry() -> None:
 def test_the_readme_fits_a_screen_and_links_every_page() -> None:
     assert len(README.splitlines()) < 200
     pages = sorted(p.name for p in (ROOT / "docs").glob("*.md"))
-    assert pages == ["action.md", "api.md", "checks.md", "cli.md", "configuration.md",
+    assert pages == ["action.md", "agents.md", "api.md", "checks.md", "cli.md", "configuration.md",
                      "design-choices.md", "evidence.md", "how-it-works.md", "isolation.md",
                      "performance.md", "pr-page.md", "pre-commit.md"]
     for page in pages:

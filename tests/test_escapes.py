@@ -146,3 +146,82 @@ def test_message_names_the_escape_and_what_it_silences(tmp_path: Path) -> None:
 
 def test_every_row_has_the_word_that_lets_a_line_skip_parsing() -> None:
     assert set(escape_patterns.WORDS) == {row.rule for row in escape_patterns.ROWS}
+
+
+# Escapes that are not new (issue 23, issue 24): each honest change has a cheating twin.
+REINDENT_BASE = ("def drain(q):\n    item = q.get()  # type: ignore\n"
+                 "    q.done(item)  # type: ignore[attr-defined]\n    return item\n")
+
+
+def test_escape_reindented_into_a_new_loop_is_not_new(tmp_path: Path) -> None:
+    # issue 24: the patch only wrapped the two lines in a `while`
+    head = ("def drain(q):\n    while q:\n        item = q.get()  # type: ignore\n"
+            "        q.done(item)  # type: ignore[attr-defined]\n    return item\n")
+    assert _found(_run(tmp_path, {"m.py": REINDENT_BASE}, {"m.py": head})) == []
+
+
+def test_escape_added_inside_the_new_loop_is_new(tmp_path: Path) -> None:
+    head = ("def drain(q):\n    while q:\n        item = q.get()  # type: ignore\n"
+            "        q.done(item)  # type: ignore[attr-defined]\n"
+            "        q.log(item)  # type: ignore\n    return item\n")
+    assert _found(_run(tmp_path, {"m.py": REINDENT_BASE}, {"m.py": head})) == [
+        ("m.py", 5, "type: ignore")]
+
+
+def test_escape_moved_to_another_file_is_not_new(tmp_path: Path) -> None:
+    base = {"a.py": "import os\n" + REINDENT_BASE, "b.py": "x = 1\n"}
+    head = {"a.py": "import os\n", "b.py": "x = 1\n" + REINDENT_BASE}
+    assert _found(_run(tmp_path, base, head)) == []
+
+
+def test_escape_copied_twice_is_new_once(tmp_path: Path) -> None:
+    line = "item = q.get()  # type: ignore\n"
+    head = {"m.py": "x = 1\n", "n.py": line + line}
+    assert _found(_run(tmp_path, {"m.py": "x = 1\n" + line}, head)) == [("n.py", 2, "type: ignore")]
+
+
+@pytest.mark.parametrize(("path", "before", "after"), [
+    ("m.py", "x = f()  # type: ignore", "x = f()  # type: ignore[attr-defined]"),
+    ("m.py", "x = f()  # type: ignore[a, b]", "x = f()  # type: ignore[b]"),
+    ("m.py", "import os  # noqa", "import os  # noqa: F401"),
+    ("m.py", "import os, re  # noqa: F401, E401", "import os, re  # noqa: F401"),
+    ("m.go", "\tx := f() //nolint:errcheck,gosec", "\tx := f() //nolint:gosec"),
+    ("m.go", "\tx := f() //nolint", "\tx := f() //nolint:errcheck"),
+    ("a.js", "// eslint-disable-next-line no-console, no-alert",
+     "// eslint-disable-next-line no-console"),
+    # a rule renamed by the linter, inside an existing disable (typescript-eslint 8)
+    ("a.ts", "// eslint-disable-next-line @typescript-eslint/no-var-requires",
+     "// eslint-disable-next-line @typescript-eslint/no-require-imports"),
+    ("m.rs", "#[allow(dead_code, unused)]", "#[allow(dead_code)]"),
+])
+def test_narrowed_or_renamed_escape_is_not_new(tmp_path: Path, path: str, before: str,
+                                               after: str) -> None:
+    body = "\n".join(["x", before, "y"]) + "\n"
+    assert _found(_run(tmp_path, {path: body}, {path: body.replace(before, after)})) == []
+
+
+@pytest.mark.parametrize(("path", "before", "after", "rule"), [
+    ("m.py", "x = f()  # type: ignore[attr-defined]", "x = f()  # type: ignore", "type: ignore"),
+    ("m.py", "x = f()  # type: ignore[a]", "x = f()  # type: ignore[a, b]", "type: ignore"),
+    ("m.py", "import os  # noqa: F401", "import os  # noqa", "noqa"),
+    ("m.go", "\tx := f() //nolint:gosec", "\tx := f() //nolint", "nolint"),
+    ("a.js", "// eslint-disable-next-line no-console", "// eslint-disable-next-line",
+     "eslint-disable"),
+    # the same escape on other code is a new escape there
+    ("m.py", "x = f()  # type: ignore", "x = g()  # type: ignore", "type: ignore"),
+])
+def test_widened_escape_is_new(tmp_path: Path, path: str, before: str, after: str,
+                               rule: str) -> None:
+    body = "\n".join(["x", before, "y"]) + "\n"
+    assert _found(_run(tmp_path, {path: body}, {path: body.replace(before, after)})) == [
+        (path, 2, rule)]
+
+
+def test_one_removed_escape_excuses_one_added_line_not_two(tmp_path: Path) -> None:
+    # ky 90c6d00c: two `no-await-in-loop` disables removed, six added; the two moved lines were
+    # also counted as narrowed, so four new ones read as two
+    disable = "// eslint-disable-next-line no-await-in-loop\n"
+    base = "for (;;) {\n\t" + disable + "\tawait x();\n}\n"
+    head = ("while (ok) {\n\tfor (;;) {\n\t\t" + disable + "\t\tawait x();\n"
+            "\t\t" + disable + "\t\tawait y();\n\t}\n}\n")
+    assert _found(_run(tmp_path, {"a.js": base}, {"a.js": head})) == [("a.js", 5, "eslint-disable")]

@@ -66,7 +66,9 @@ def daemon_command(pidfile: Path) -> str:
 def gate_process(repo: Path, temp: Path, *args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "gate", "run", "--repo", str(repo), "--base", "main",
-         "--head", "change", "--runs", "1", "--format", "json", *args],
+         "--head", "change", "--runs", "1", "--format", "json",
+         "--isolation", "off",  # the command writes its daemon's pid file on the host
+         *args],
         env={**os.environ, "TMPDIR": str(temp)}, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True)
 

@@ -21,6 +21,9 @@ PYPROJECT = """\
 name = 'calc'   # odd quoting kept
 version = "0.1.0"
 
+[dependency-groups]
+tests = ["pytest", "mypy"]
+
 [tool.mypy]
 strict = true
 """
@@ -50,6 +53,7 @@ CI = "# CI\non: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n     
 ADDED_TOML = """
 [tool.gate]
 test = "python -m pytest"
+pinned = "review"
 
 [[tool.gate.checks]]
 name = "mypy"
@@ -92,6 +96,7 @@ def test_init_adds_config_workflow_and_hooks_keeping_every_line(
     repo = _repo(tmp_path, {"pyproject.toml": PYPROJECT, ".pre-commit-config.yaml": CONFIG,
                             ".github/workflows/ci.yml": CI})
     code, out, _ = _init(repo, capsys)
+    out = "".join(line for line in out.splitlines(keepends=True) if "placeholder" not in line)
     assert (code, out) == (0, "gate init: updated pyproject.toml\n"
                               "gate init: wrote .github/workflows/gate.yml\n"
                               "gate init: updated .pre-commit-config.yaml\n"
@@ -201,7 +206,7 @@ def test_without_pyproject_the_config_goes_to_gate_toml(
     repo = _repo(tmp_path, {"package.json": package, "package-lock.json": "{}\n"})
     _init(repo, capsys)
     assert (repo.path / ".gate.toml").read_text() == (
-        'test = "npm test"\n\n'
+        'test = "npm test"\npinned = "review"\n\n'
         '[[checks]]\nname = "lint"\nrun = "npm run lint"\nrequired = false\n')
 
 
@@ -212,7 +217,7 @@ def test_crlf_pyproject_keeps_its_bytes_and_line_endings(
     (repo.path / "pyproject.toml").write_bytes(original)
     _init(repo, capsys)
     assert (repo.path / "pyproject.toml").read_bytes() == original + (
-        b'\r\n[tool.gate]\r\ntest = "python -m pytest"\r\n')
+        b'\r\n[tool.gate]\r\ntest = "python -m pytest"\r\npinned = "review"\r\n')
 
 
 def test_invalid_pyproject_is_an_error_that_says_what_to_do(
@@ -343,3 +348,84 @@ def test_the_action_page_shows_the_workflow_gate_init_shards_writes(
     shown = "".join(row[4:] + "\n" for row in ("    " + block).splitlines())
     assert shown.replace("<the commit of v0.1.0>", "0" * 40) == (
         repo.path / ".github/workflows/gate.yml").read_text()
+
+
+def test_init_says_which_lines_it_wrote_are_placeholders_before_the_release(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = Repo(tmp_path / "r")
+    repo.commit({"pyproject.toml": "[project]\nname = 'x'\n"})
+    assert cli.main(["init", "--repo", str(repo.path)]) == 0
+    said = [line for line in capsys.readouterr().out.splitlines() if "placeholder" in line]
+    workflow = (repo.path / ".github/workflows/gate.yml").read_text().splitlines()
+    line = next(i for i, text in enumerate(workflow, 1) if "uses: OWNER/gate@" in text)
+    assert said == [
+        f"gate init: placeholder at .github/workflows/gate.yml:{line} (this gate is not "
+        "released yet): put the repository and commit of the gate your workflow uses (your "
+        "fork, or a copy in the repository: uses: ./path) there",
+        "gate init: placeholder at .pre-commit-config.yaml:3 (this gate is not released yet): "
+        "put the URL of the gate's repository you use (your fork), or replace the entry with "
+        "the README's `repo: local` hooks there",
+        "gate init: placeholder at .pre-commit-config.yaml:4 (this gate is not released yet): "
+        "put a tag or commit of that repository there"]
+
+
+def test_a_check_nothing_installs_is_proposed_optional_and_init_says_why(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = _repo(tmp_path, {"pyproject.toml": "[project]\nname = 'calc'\n\n[tool.mypy]\n"})
+    code, out, _ = _init(repo, capsys)
+    assert code == 0
+    assert ("gate init: `mypy` is proposed optional: the detected install does not bring "
+            "mypy") in out
+    gate = toml.loads((repo.path / "pyproject.toml").read_text())["tool"]["gate"]
+    assert gate["checks"] == [{"name": "mypy", "run": "python -m mypy", "required": False}]
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("offline_pip")
+def test_init_check_runs_the_proposal_on_head_and_writes_nothing_when_it_fails(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The tests import what the detected install does not bring: init --check shows the
+    suite failing with the import error and writes nothing."""
+    from helpers.pyproject_fixture import project
+    files = project(**{"tests/test_calc.py": "import dateutil\n\n\ndef test_x():\n    pass\n"})
+    repo = _repo(tmp_path, files)
+    before = _files(repo)
+    code, out, _ = _init(repo, capsys, "--check")
+    assert code == 1
+    assert "gate init: tried on HEAD: install: passed" in out
+    assert "gate init: tried on HEAD: suite: failed: 0 of 1 runs passed" in out
+    assert "not collected: ModuleNotFoundError: No module named 'dateutil'" in out
+    assert out.endswith("gate init: 1 check(s) of the proposed config fail on HEAD: nothing "
+                        "written; fix them or the proposal (`--dry-run` shows it), then run "
+                        "again\n")
+    assert _files(repo) == before
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("offline_pip")
+def test_init_check_writes_a_proposal_that_passes_on_head(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from helpers.pyproject_fixture import project
+    repo = _repo(tmp_path, project())
+    code, out, _ = _init(repo, capsys, "--check")
+    assert code == 0, out
+    assert "gate init: tried on HEAD: suite: passed: 1 of 1 runs passed, 2/2 tests" in out
+    assert "gate init: updated pyproject.toml" in out
+    assert "[tool.gate]" in (repo.path / "pyproject.toml").read_text()
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("offline_pip")
+def test_init_check_reports_an_optional_check_that_fails_and_still_writes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Seen on hukkin/tomli: [tool.mypy] and nothing that installs mypy. The check is proposed
+    optional; its failure on HEAD is shown and does not stop the config being written."""
+    from helpers.pyproject_fixture import PYPROJECT, project
+    repo = _repo(tmp_path, project(**{"pyproject.toml": PYPROJECT + "\n[tool.mypy]\n"}))
+    code, out, _ = _init(repo, capsys, "--check")
+    assert code == 0, out
+    assert ("gate init: tried on HEAD: mypy (optional): failed: `python -m mypy` failed with "
+            "exit 1") in out
+    assert "No module named mypy" in out
+    assert "gate init: `mypy` is proposed optional: the detected install does not bring mypy" in out
+    assert "gate init: updated pyproject.toml" in out

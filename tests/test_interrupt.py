@@ -24,7 +24,7 @@ def test_interrupt_during_the_suite_cleans_up(tmp_path: Path, signum: int, code:
     env = {**os.environ, "TMPDIR": str(temp)}
     proc = subprocess.Popen(
         [sys.executable, "-m", "gate", "run", "--repo", str(repo.path), "--base", "main",
-         "--head", "change", "--install", "true",
+         "--head", "change", "--install", "true", "--isolation", "off",  # it writes `started`
          "--test", f"touch {started}; sleep 60 & wait"],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )

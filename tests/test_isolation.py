@@ -6,6 +6,7 @@ and what it achieved. With the boundary, the verdict and the report are the gate
 nothing was achieved; `--isolation off` runs of the same attacks show that they are real."""
 from __future__ import annotations
 
+import ast
 import json
 import os
 import shlex
@@ -24,7 +25,8 @@ import gate
 from gate.errors import GateError
 from gate.execution import bwrap, isolation, protected
 
-PYTEST = f"{sys.executable} -m pytest -q -p no:cacheprovider"
+PYTEST = f"{sys.executable} -m pytest -q -s -p no:cacheprovider"
+MARK = "GATE-EVIDENCE"  # a line of a judged command's output: what it found, for `found()`
 GATE_TOML = f'install = "true"\ntest = "{PYTEST}"\nruns = 1\n'
 TEST_ADD = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
 BASE = {".gate.toml": GATE_TOML, "calc.py": "def add(a, b):\n    return a + b\n",
@@ -47,16 +49,21 @@ class Attack:
         self.report = self.out / "report.json"  # the daemon's body names it beforehand
         code = (f"import os, signal, sys, time\n\nEVIDENCE = {str(self.evidence)!r}\n\n\n"
                 "def note(name, text=''):\n"
-                "    with open(os.path.join(EVIDENCE, name), 'a') as f:\n"
-                "        f.write(text)\n\n\n"
+                "    try:\n"
+                "        with open(os.path.join(EVIDENCE, name), 'a') as f:\n"
+                "            f.write(text)\n"
+                "    except OSError:  # the world is read-only in the boundary: to the log\n"
+                f"        print({MARK!r}, repr((name, text)), flush=True)\n\n\n"
                 "def test_attack():\n" + "".join(f"    {line}\n" for line in body.splitlines()))
         self.repo, _, _ = make_change(tmp_path / "repo", {**BASE, ".gate.toml": toml},
                                       {"tests/test_attack.py": code})
 
     def argv(self, mode: str) -> list[str]:
+        logs = self.evidence.parent / f"logs-{mode}"
+        shutil.rmtree(logs, ignore_errors=True)
         return [sys.executable, "-m", "gate", "run", "--repo", str(self.repo.path),
                 "--base", "main", "--head", "change", "--format", "json",
-                "--report", str(self.report), "--isolation", mode]
+                "--report", str(self.report), "--logs", str(logs), "--isolation", mode]
 
     def judge(self, mode: str = "required", env: dict[str, str] | None = None,
               prefix: tuple[str, ...] = ()) -> tuple[int, dict[str, Any], str]:
@@ -66,7 +73,15 @@ class Attack:
         return proc.returncode, json.loads(proc.stdout), proc.stderr
 
     def found(self) -> dict[str, str]:
-        return {p.name: p.read_text() for p in sorted(self.evidence.iterdir())}
+        """What the attack noted: in the evidence directory (without the boundary), or in its
+        commands' output (the logs: inside the boundary nothing else leaves it)."""
+        seen = {p.name: p.read_text() for p in sorted(self.evidence.iterdir())}
+        for log in sorted(self.evidence.parent.glob("logs-*/*.log")):
+            for line in log.read_text(errors="replace").splitlines():
+                if line.startswith(MARK + " "):
+                    name, text = ast.literal_eval(line[len(MARK) + 1:])
+                    seen[name] = seen.get(name, "") + text
+        return dict(sorted(seen.items()))
 
 
 def assert_untouched(attack: Attack, stdout: dict[str, Any], wait: float = 0.0) -> None:
@@ -79,7 +94,17 @@ def assert_untouched(attack: Attack, stdout: dict[str, Any], wait: float = 0.0) 
 DAEMON = """
 import os, sys, time
 report, evidence = sys.argv[1], sys.argv[2]
-open(os.path.join(evidence, "alive"), "w").close()
+def note(name, text=""):
+    try:
+        with open(os.path.join(evidence, name), "a") as f:
+            f.write(text)
+    except OSError:  # in the boundary: to the command's output (the test waits for /tmp)
+        print("GATE-EVIDENCE", repr((name, text)), flush=True)
+note("alive")
+open("/tmp/gate-daemon-alive-" + os.path.basename(os.path.dirname(evidence)), "w").close()
+devnull = os.open(os.devnull, os.O_RDWR)
+for fd in (0, 1, 2):  # it holds no pipe of the gate's: the gate waits for no one
+    os.dup2(devnull, fd)
 for _ in range(600):  # up to 60 s: until the gate has written its report and exited
     time.sleep(0.1)
     if os.path.exists(report) and os.path.getsize(report):
@@ -87,9 +112,9 @@ for _ in range(600):  # up to 60 s: until the gate has written its report and ex
         try:
             with open(report, "w") as f:
                 f.write('{"verdict": "pass", "forged": true}')
-            open(os.path.join(evidence, "forged"), "w").close()
+            note("forged")
         except OSError as e:
-            open(os.path.join(evidence, "daemon-failed"), "w").write(str(e))
+            note("daemon-failed", str(e))
         break
 """
 
@@ -102,7 +127,8 @@ def daemon_body(report: Path) -> str:
             f"{str(report)!r}, EVIDENCE], {{}})\n"
             f"    os._exit(0)\n"
             f"for _ in range(100):  # the daemon is on its own before the test ends\n"
-            f"    if os.path.exists(os.path.join(EVIDENCE, 'alive')):\n"
+            f"    if os.path.exists('/tmp/gate-daemon-alive-' + "
+            f"os.path.basename(os.path.dirname(EVIDENCE))):\n"
             f"        break\n"
             f"    time.sleep(0.1)\n"
             f"note('started')\n")
@@ -377,7 +403,7 @@ def test_the_boundary_also_holds_for_a_gate_run_by_an_unprivileged_user() -> Non
                 f"    note('wrote-report-directory')\n"
                 f"except OSError as e:\n"
                 f"    note('refused', e.strerror + '\\n')\n")
-        test = f"PYTHONPATH={path} {SHARED_PYTHON} -m pytest -q -p no:cacheprovider"
+        test = f"PYTHONPATH={path} {SHARED_PYTHON} -m pytest -q -s -p no:cacheprovider"
         attack = Attack(home, body, GATE_TOML.replace(PYTEST, test))
         subprocess.run(["chown", "-R", f"{uid}:{uid}", str(home)], check=True)
         switch = ("setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "env",
@@ -443,8 +469,8 @@ def test_the_config_on_the_base_sets_the_level_and_the_flag_overrides_it(
     _, report, _ = attack.judge("required")
     assert report["isolation"]["level"] == "namespaces"
     assert report["isolation"]["detail"].startswith(
-        f"{WORKS.version}: user, PID and mount namespaces per command; read-only: ")
-    assert str(attack.out) in report["isolation"]["detail"].split(", ")
+        f"{WORKS.version}: user, PID and mount namespaces per command; a read-only world but ")
+    assert "\n" not in report["isolation"]["detail"]  # one line, not a list of paths
 
 
 @pytest.mark.slow
@@ -455,8 +481,9 @@ def test_an_install_cannot_plant_git_config_that_the_gates_own_git_runs_later(
 ) -> None:
     """The install writes a smudge filter into a global git config file and the head adds a
     .gitattributes that uses it: the checkouts the gate makes after the install (here a second,
-    parallel suite run's) would run it as the gate, outside the boundary. The existing
-    ~/.gitconfig is read-only; the XDG one, absent when the gate started, is not read by it."""
+    parallel suite run's) would run it as the gate, outside the boundary. Inside the boundary
+    HOME is the run's own: both land there, and the host's files are untouched (and an XDG
+    one created later would not be read by the gate's git either: `gate_git_env`)."""
     escaped = tmp_path / "escaped"
     filter_config = (f'[filter "evil"]\n\tsmudge = "sh -c \'touch {escaped}; cat\'"\n'
                      f"\trequired = true\n")
@@ -471,15 +498,9 @@ def test_an_install_cannot_plant_git_config_that_the_gates_own_git_runs_later(
     code, report, _ = attack.judge(env={"HOME": os.environ["HOME"]})
     assert not escaped.exists()
     assert gitconfig.read_text() == before
-    install_check = report["checks"][0]
-    if target == ".gitconfig":  # the install could not write it
-        assert (install_check["status"], code) == ("failed", 1)
-        assert "Read-only file system" in install_check["detail"]
-    else:  # written, and never read by the gate's own git
-        assert install_check["status"] == "passed"
-        # written by the install, and again by the base's install (the base outcomes' run)
-        assert (Path(os.environ["HOME"]) / target).read_text() == filter_config * 2
-        assert report["checks"][1]["summary"] == "2 of 2 runs passed side by side, 2/2 tests"
+    assert (code, report["checks"][0]["status"]) == (0, "passed")
+    assert not (Path(os.environ["HOME"]) / ".config" / "git" / "config").exists()
+    assert report["checks"][1]["summary"] == "2 of 2 runs passed side by side, 2/2 tests"
 
 
 @pytest.mark.slow
@@ -488,19 +509,17 @@ def test_a_gate_killed_outright_takes_the_judged_processes_with_it(tmp_path: Pat
     """SIGKILL leaves the gate no time to end anything: the boundary's commands die with it
     (bubblewrap's --die-with-parent), a detached daemon included, without waiting for the
     next run's clean-up."""
-    started = tmp_path / "started"
-    body = (daemon_body(tmp_path / "never") + f"open({str(started)!r}, 'w').close()\n"
-            "time.sleep(60)\n")
+    body = daemon_body(tmp_path / "never") + "note('sleeping')\ntime.sleep(60)\n"
     attack = Attack(tmp_path, body)
     temp = tmp_path / "tmp"
     temp.mkdir()
     gate_run = subprocess.Popen(attack.argv("required"), env={**os.environ, "TMPDIR": str(temp)},
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
-    while not started.exists() and time.monotonic() < deadline:
+    while "sleeping" not in attack.found() and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert started.exists()
-    [root] = temp.iterdir()
+    assert "sleeping" in attack.found()  # from its log: the gate streams the output there
+    [root] = (p for p in temp.iterdir() if not p.name.endswith(".venv"))
     assert len(in_directory(root)) >= 3  # the test, its shell, the daemon (and the inits)
     gate_run.kill()
     gate_run.wait()
@@ -527,11 +546,12 @@ def in_directory(directory: Path) -> list[int]:
 @pytest.mark.slow
 @needs_boundary
 @pytest.mark.usefixtures("offline_pip")
-def test_the_fresh_environment_is_hard_linked_from_uvs_cache_inside_the_boundary(
+def test_the_fresh_environment_shares_no_file_with_uvs_cache(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The environment lies beside the run's read-only root, on the same mount as uv's cache:
-    uv links the packages instead of copying them (a copy cost the install about 0.3 s)."""
+    """uv copies the packages into the environment (UV_LINK_MODE=copy): a hard link would make
+    a test that rewrites an installed module rewrite the cache's copy, for every later run
+    (docs/isolation.md: what the copy costs)."""
     from helpers.pyproject_fixture import project
 
     from gate import cli
@@ -539,10 +559,10 @@ def test_the_fresh_environment_is_hard_linked_from_uvs_cache_inside_the_boundary
 
     uv = installer.find_uv()
     assert uv is not None  # the test extras install it
-    linked = ("python -c \"import os, pytest, sys; "
-              "sys.exit(os.stat(pytest.__file__).st_nlink < 2)\"")
+    copied = ("python -c \"import os, pytest, sys; "
+              "sys.exit(os.stat(pytest.__file__).st_nlink != 1)\"")
     repo, _, _ = make_change(tmp_path / "r", project(), {"README": "x\n"})
-    install = f"{uv} pip install -e '.[test]' && {linked}"
+    install = f"{uv} pip install -e '.[test]' && {copied}"
     code = cli.main(["run", "--repo", str(repo.path), "--base", "main", "--head", "change",
                      "--runs", "1", "--install", install, "--isolation", "required",
                      "--format", "json"])
@@ -565,12 +585,13 @@ def test_a_killed_runs_environment_beside_its_root_goes_with_the_root(tmp_path: 
 
 
 CACHE_PLANT = """
-cache = os.path.join(os.environ.get('XDG_CACHE_HOME') or os.path.expanduser('~/.cache'),
-                     'gate', 'base-outcomes')
+# the gate's own cache, where the attacker read it is (the judged commands' XDG_CACHE_HOME
+# and HOME are the run's own inside the boundary)
+cache = os.path.join({cache!r}, 'gate', 'base-outcomes')
 try:
     os.makedirs(cache, exist_ok=True)
     with open(os.path.join(cache, 'planted.json'), 'w') as f:
-        f.write('{}')
+        f.write('{{}}')
     note('planted')
 except OSError as e:
     note('refused', type(e).__name__)
@@ -581,7 +602,7 @@ except OSError as e:
 @needs_boundary
 def test_a_test_cannot_plant_base_outcomes_in_the_gates_cache(tmp_path: Path) -> None:
     """The base outcomes a later run trusts are the gate's alone to write."""
-    attack = Attack(tmp_path, CACHE_PLANT)
+    attack = Attack(tmp_path, CACHE_PLANT.format(cache=os.environ["XDG_CACHE_HOME"]))
     code, report, _ = attack.judge()
     assert (code, report["verdict"]) == (0, "pass")
     assert attack.found() == {"refused": "OSError"}
@@ -593,7 +614,7 @@ def test_a_test_cannot_plant_base_outcomes_in_the_gates_cache(tmp_path: Path) ->
 @needs_boundary
 def test_without_isolation_a_test_plants_base_outcomes(tmp_path: Path) -> None:
     """The attack above is real: with `--isolation off` the file lands in the cache."""
-    attack = Attack(tmp_path, CACHE_PLANT)
+    attack = Attack(tmp_path, CACHE_PLANT.format(cache=os.environ["XDG_CACHE_HOME"]))
     attack.judge("off")
     assert attack.found() == {"planted": ""}
     cache = Path(os.environ["XDG_CACHE_HOME"]) / "gate" / "base-outcomes"

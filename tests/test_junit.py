@@ -1,6 +1,7 @@
 """Per-test outcomes read from pytest's JUnit report."""
 from __future__ import annotations
 
+import subprocess
 import sys
 import sysconfig
 from pathlib import Path
@@ -132,3 +133,22 @@ def test_a_gate_plugin_that_cannot_load_is_named_with_what_to_do(tmp_path: Path)
                     str(scratch / "report.xml"))
     assert not run.passed
     assert "PYTHONPATH=src:$PYTHONPATH" in run.problem(), run.completed.output[-1000:]
+
+
+def test_a_module_pytest_could_not_collect_is_named_by_its_file_and_its_error(
+        tmp_path: Path) -> None:
+    """A real pytest run over a module that imports what is not installed: the report's
+    "collection failure" becomes the import error, so the suite's finding says why."""
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_x.py").write_text(
+        "import no_such_module_dateutil\n\n\ndef test_a():\n    pass\n")
+    report = tmp_path / "r.xml"
+    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                    f"--junitxml={report}", "-o", "junit_family=xunit1"], cwd=tmp_path,
+                   capture_output=True)
+    [case] = junit.parse(str(report)) or []
+    assert (case.name, case.file, case.outcome) == ("tests/test_x.py", "tests/test_x.py",
+                                                    "failed")
+    assert case.message == ("not collected: ModuleNotFoundError: No module named "
+                            "'no_such_module_dateutil'")
+    assert junit.not_collected(case)

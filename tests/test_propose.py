@@ -26,10 +26,28 @@ def test_package_json_scripts(tmp_path: Path) -> None:
         UserCheck("lint", "npm run lint", required=False)])
 
 
-def test_pyproject_with_mypy_and_ruff_configured(tmp_path: Path) -> None:
+def test_pyproject_with_mypy_and_ruff_configured_and_installed(tmp_path: Path) -> None:
+    root = write(tmp_path, {"pyproject.toml": "[project]\nname = 'x'\n\n[dependency-groups]\n"
+                            "tests = ['pytest', 'mypy>=1.8', 'ruff']\n\n"
+                            "[tool.mypy]\nstrict = true\n\n[tool.ruff]\n"})
+    checks = [UserCheck("mypy", "python -m mypy"),
+              UserCheck("ruff", "ruff check .", required=False)]
+    assert propose.propose(root) == ("python -m pytest", checks)
+    assert propose.notes(root, checks) == []
+
+
+def test_a_check_whose_tool_the_install_does_not_bring_is_optional_with_a_note(
+        tmp_path: Path) -> None:
+    """Seen: init proposed a required mypy that nothing installed ("No module named mypy")
+    and a ruff that gave "command not found"."""
     root = write(tmp_path, {"pyproject.toml": "[tool.mypy]\nstrict = true\n\n[tool.ruff]\n"})
-    assert propose.propose(root) == ("python -m pytest", [
-        UserCheck("mypy", "python -m mypy"), UserCheck("ruff", "ruff check .", required=False)])
+    _, checks = propose.propose(root)
+    assert checks == [UserCheck("mypy", "python -m mypy", required=False),
+                      UserCheck("ruff", "ruff check .", required=False)]
+    assert propose.notes(root, checks) == [
+        f"`{name}` is proposed optional: the detected install does not bring {name} (add it "
+        "to the tests' dependency group or extra, or set `install` in [tool.gate], then make "
+        "the check required)" for name in ("mypy", "ruff")]
 
 
 def test_plain_pyproject_proposes_only_pytest(tmp_path: Path) -> None:

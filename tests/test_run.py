@@ -43,11 +43,13 @@ def test_an_honest_change_passes(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert code == 0
     assert (report["base"], report["head"]) == (base, head)
     assert [c["id"] for c in report["checks"]] == [
-        "install", "suite", "base-tests", "tests-removed", "skip-markers", "escapes",
+        "install", "suite", "base-tests", "pinned", "tests-removed", "skip-markers", "escapes",
         "check-config", "harness", "lockfiles", "diff-policy"]
     assert set(statuses(report).values()) == {"passed"}
     assert check(report, "suite")["summary"] == "3 of 3 runs passed, 3/3 tests"
-    assert check(report, "base-tests")["summary"] == "no base test file changed"
+    # the head adds a test file to tests/: the base's tree runs without it (issue 25)
+    assert check(report, "base-tests")["summary"] == (
+        "1 base test file(s) (tests/test_calc.py) pass on the head code")
 
 
 def test_edited_expectation_hides_a_regression(
@@ -97,8 +99,9 @@ def test_a_test_that_fails_after_its_first_run_is_named_flaky(
         "    assert first\n"
     )
     repo, _, _ = make_change(tmp_path / "r", project(), {"tests/test_once.py": flaky})
-    # one after another, in one checkout: side by side, each run has a checkout of its own
-    code, report = gate_run(capsys, repo.path, "--no-parallel")
+    # one after another, in one checkout, without the boundary: side by side each run has a
+    # checkout of its own, and inside the boundary each run starts clean
+    code, report = gate_run(capsys, repo.path, "--no-parallel", "--isolation", "off")
     suite = check(report, "suite")
     assert suite["status"] == "failed"
     assert suite["summary"].startswith("1 of 3 runs passed")
@@ -344,7 +347,8 @@ def test_parallel_runs_that_interfere_are_rerun_one_after_another(
         f"    os.unlink({str(lock)!r})\n"
     )
     repo, _, _ = make_change(tmp_path / "r", project(), {"tests/test_lock.py": exclusive})
-    _, report = gate_run(capsys, repo.path, "--parallel", "--runs", "2")
+    # --isolation off: runs that share a file; inside the boundary each has its own /tmp
+    _, report = gate_run(capsys, repo.path, "--isolation", "off", "--parallel", "--runs", "2")
     suite = check(report, "suite")
     assert suite["status"] == "passed"
     assert suite["summary"] == (
@@ -364,13 +368,17 @@ def test_a_change_outside_tests_costs_only_the_suite_runs(
                 f"        f.write('session\\n')\n")
     repo, _, _ = make_change(tmp_path / "r", project(**{"conftest.py": conftest}),
                              {"calc/__init__.py": CALC + MUL})
-    _, report = gate_run(capsys, repo.path, "--runs", "2")
+    # --isolation off: its test writes on the host, which the boundary's read-only world
+    # refuses; --pinned off: pinned's own runs (the mutants of the changed lines) are what
+    # tests/test_pinned_python.py counts
+    off = ("--isolation", "off", "--pinned", "off")
+    _, report = gate_run(capsys, repo.path, *off, "--runs", "2")
     assert report["verdict"] == "pass"
     assert check(report, "base-tests")["summary"] == "no test file changed"
     assert log.read_text() == "session\n" * 3
     log.write_text("")
     repo.commit({"calc/__init__.py": CALC + MUL + "\n\nTWO = 2\n"})
-    _, report = gate_run(capsys, repo.path, "--runs", "2")
+    _, report = gate_run(capsys, repo.path, *off, "--runs", "2")
     assert report["verdict"] == "pass"
     assert log.read_text() == "session\n" * 2
 

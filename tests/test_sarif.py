@@ -29,16 +29,16 @@ def test_scan_writes_sarif(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     driver = run["tool"]["driver"]
     assert driver["name"] == "gate"
     assert [r["id"] for r in driver["rules"]] == list(registry.ORDER)
-    assert driver["rules"][4]["shortDescription"] == {"text": registry.title("skip-markers")}
-    assert driver["rules"][4]["help"] == {"text": registry.explanation("skip-markers")}
+    assert driver["rules"][5]["shortDescription"] == {"text": registry.title("skip-markers")}
+    assert driver["rules"][5]["help"] == {"text": registry.explanation("skip-markers")}
     located = [(r["ruleId"], r["ruleIndex"], r["level"],
                 r["locations"][0]["physicalLocation"]["artifactLocation"],
                 r["locations"][0]["physicalLocation"]["region"], r["properties"]["rule"])
                for r in run["results"]]
     assert located == [
-        ("skip-markers", 4, "error", {"uri": "tests/test_a.py", "uriBaseId": "%SRCROOT%"},
+        ("skip-markers", 5, "error", {"uri": "tests/test_a.py", "uriBaseId": "%SRCROOT%"},
          {"startLine": 4, "endLine": 4}, "pytest.mark.skip"),
-        ("escapes", 5, "warning", {"uri": "src/m.py", "uriBaseId": "%SRCROOT%"},
+        ("escapes", 6, "warning", {"uri": "src/m.py", "uriBaseId": "%SRCROOT%"},
          {"startLine": 1, "endLine": 1}, "noqa"),
     ]
     assert run["results"][0]["message"]["text"].endswith("[pytest.mark.skip]")

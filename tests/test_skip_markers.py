@@ -87,6 +87,10 @@ CASES = [
     ("testing.Short", GO,
      "func TestA(t *testing.T) {\n\tif testing.Short() {\n\t\treturn\n\t}\n}\n"),
     ("test.fails", JS, "\ntest.fails('b', () => { throw 1; });\n"),
+    ("test.failing", JS, "\ntest.failing('b', t => { t.fail(); });\n"),  # AVA, Jest
+    ("test.failing", JS, "\ntest.serial.failing('b', t => { t.fail(); });\n"),
+    ("test.skip", JS, "\ntest.serial.skip('b', t => { t.pass(); });\n"),
+    ("test.only", JS, "\ntest.serial.only('b', t => { t.pass(); });\n"),
     ("junit.assumeFalse", JAVA, "class CalcTest {\n  @Test void a() { assumeTrue(false); }\n}\n"),
     ("junit.assumeFalse", JAVA,
      "class CalcTest {\n  @Test void a() { Assumptions.assumeFalse(true); }\n}\n"),
@@ -183,3 +187,41 @@ HONEST = [
 def test_honest_change_raises_nothing(tmp_path: Path, path: str, text: str) -> None:
     result = check(tmp_path, {"README.md": "x\n"}, {path: text})
     assert found(result) == []
+
+
+# Markers that are not new: moved with the test they mark (issue 23: a test file split into a
+# package), or re-indented into a new block (issue 24). Each has a cheating twin.
+SPLIT_BASE = ("import pytest\n\n\n@pytest.mark.skip(reason='needs a network')\ndef test_fetch():\n"
+              "    assert fetch()\n\n\ndef test_parse():\n    assert parse('')\n\n\n"
+              "@pytest.mark.xfail\ndef test_render():\n    assert render()\n")
+
+
+def test_markers_of_a_test_file_split_into_a_package_are_not_new(tmp_path: Path) -> None:
+    head = {PY: None,
+            "tests/x/test_net.py": "import pytest\n\n\n@pytest.mark.skip(reason='needs a network')"
+                                   "\ndef test_fetch():\n    assert fetch()\n",
+            "tests/x/test_text.py": "import pytest\n\n\ndef test_parse():\n    assert parse('')\n"
+                                    "\n\n@pytest.mark.xfail\ndef test_render():\n"
+                                    "    assert render()\n"}
+    assert found(check(tmp_path, {PY: SPLIT_BASE}, head)) == []
+
+
+def test_marker_taken_off_one_test_and_put_on_another_is_new(tmp_path: Path) -> None:
+    head = SPLIT_BASE.replace("@pytest.mark.xfail\ndef test_render", "def test_render").replace(
+        "def test_parse", "@pytest.mark.xfail\ndef test_parse")
+    assert found(check(tmp_path, {PY: SPLIT_BASE}, {PY: head})) == [
+        (PY, 9, "pytest.mark.xfail")]
+
+
+def test_marker_reindented_into_a_new_block_is_not_new(tmp_path: Path) -> None:
+    base = "describe('a', () => {});\nit.skip('b', () => {\n  expect(1).toBe(1);\n});\n"
+    head = ("describe('a', () => {});\nif (process.env.SLOW) {\n  it.skip('b', () => {\n"
+            "    expect(1).toBe(1);\n  });\n}\n")
+    assert found(check(tmp_path, {JS: base}, {JS: head})) == []
+
+
+def test_ava_serial_and_failing_are_markers_in_the_right_places(tmp_path: Path) -> None:
+    head = ("import test from 'ava';\ntest.serial('a', t => { t.pass(); });\n"
+            "test.failing('b', t => { t.fail(); });\n")
+    assert found(check(tmp_path, {"README.md": "x\n"}, {"test/a.js": head})) == [
+        ("test/a.js", 3, "test.failing")]

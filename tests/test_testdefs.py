@@ -132,3 +132,24 @@ def test_rust_test_attributes_with_others_between() -> None:
 def test_unread_languages_have_no_definitions(path: str) -> None:
     assert extract(path, "def test_a(): pass\n@Test void testA() {}\n").defs == ()
 
+
+
+@pytest.mark.parametrize("path", ["t.test.js", "t.test.ts", "t.test.tsx", "t.test.mjs"])
+def test_javascript_titles_after_non_ascii_text_are_found(path: str) -> None:
+    # issue 23: comments and strings were blanked byte by byte and titles matched by character,
+    # so every test after an em dash was lost (14 false removals in one commit)
+    text = ("// parses a URL — with its query\ndescribe('é — ü', () => {\n"
+            "  it('keeps “quotes” 🎉', () => {});\n  /* ünïcode */ it('b', () => {});\n});\n"
+            "test(`ß ${'x'}`, () => {});\ntest('last', () => {});\n")
+    assert names(path, text) == [("é — ü > keeps “quotes” 🎉", 3), ("é — ü > b", 4),
+                                 ("ß ${'x'}", 6), ("last", 7)]
+
+
+def test_ava_modifiers_are_tests() -> None:
+    # issue 23: `test` -> `test.serial` read as removals
+    text = ("import test from 'ava';\ntest.serial('a', t => t.pass());\n"
+            "test.serial.only('b', t => t.pass());\ntest.failing('c', t => t.fail());\n"
+            "test.skip('d', t => t.pass());\ntest.todo('e');\ntest.serial.failing('f', t => {});\n"
+            "test.before(t => {});\ntest.after.always('g', t => {});\n")
+    assert names("test/a.js", text) == [("a", 2), ("b", 3), ("c", 4), ("d", 5), ("e", 6),
+                                        ("f", 7)]

@@ -93,6 +93,25 @@ def test_renamed_test_is_removed_and_names_the_likely_rename(tmp_path: Path) -> 
     )
 
 
+def test_rename_hint_is_the_closest_new_name_not_the_first_three(tmp_path: Path) -> None:
+    # issue 23: the hint listed the first three new names of the file, whatever they were
+    base = "def test_parse_date():\n    pass\n"
+    head = ("def test_format_number():\n    pass\n\n\ndef test_render_html():\n    pass\n\n\n"
+            "def test_strip_space():\n    pass\n\n\ndef test_parse_dates():\n    pass\n")
+    result = check(tmp_path, {"tests/test_a.py": base}, {"tests/test_a.py": head})
+    assert [f.message for f in result.findings] == [
+        "test `test_parse_date` was removed (present at base, absent at head); "
+        "new in the same file: `test_parse_dates` (a likely rename)"]
+
+
+def test_no_rename_hint_when_no_new_name_is_close(tmp_path: Path) -> None:
+    base = "def test_parse_date():\n    pass\n"
+    head = "def test_render_html_table():\n    pass\n"
+    result = check(tmp_path, {"tests/test_a.py": base}, {"tests/test_a.py": head})
+    assert [f.message for f in result.findings] == [
+        "test `test_parse_date` was removed (present at base, absent at head)"]
+
+
 def test_unittest_method_removed(tmp_path: Path) -> None:
     base = (
         "import unittest\n"                      # 1

@@ -85,7 +85,8 @@ def test_a_new_tsconfig_loosens_nothing(tmp_path: Path) -> None:
 
 def test_a_tsconfig_that_does_not_parse_is_one_finding(tmp_path: Path) -> None:
     result = found(tmp_path, {"tsconfig.json": TSCONFIG}, {"tsconfig.json": TSCONFIG + "}"})
-    assert [(line, rule) for line, rule, _ in result] == [(1, "config-unparsable")]
+    assert [(line, rule) for line, rule, _ in result] == [
+        (len(TSCONFIG.splitlines()) + 1, "config-unparsable")]  # the line the parser names
 
 
 def test_other_json_files_are_not_tsconfig(tmp_path: Path) -> None:

@@ -72,7 +72,9 @@ def test_a_command_not_found_is_an_error_and_a_slow_one_times_out(
     _, report, _ = gate(capsys, repo.path)
     checks = {c["id"]: c for c in report["checks"]}
     assert (checks["typecheck"]["status"], checks["typecheck"]["summary"]) == (
-        "error", "`no-such-checker-xyz --strict`: command not found")
+        "error", "`no-such-checker-xyz --strict`: command not found; baseline: pre-existing, "
+        "fails at base too: not this change's doing: the install lacks no-such-checker-xyz: "
+        "set `install` in [tool.gate] on the base branch")
     assert (checks["slow"]["status"], checks["slow"]["summary"]) == (
         "timeout", "`sleep 30` timed out after 0.5s")
     assert report["verdict"] == "fail"

@@ -1,6 +1,7 @@
 """`gate init`: adopt the gate in one command. Proposes the `[tool.gate]` config from what the
 repository has, adds the workflow that runs the Action on pull requests, and adds both hooks
-to `.pre-commit-config.yaml`. A second run changes nothing; `--dry-run` prints the diff.
+to `.pre-commit-config.yaml`. A second run changes nothing; `--dry-run` prints the diff;
+`--check` first runs the proposed config once on HEAD and writes nothing if a check fails.
 `--shards N` writes the workflow that splits the tests across a matrix of N jobs and merges
 their reports into one verdict."""
 from __future__ import annotations
@@ -12,7 +13,7 @@ import sys
 from typing import Any
 
 from gate import toml
-from gate.adopt import git_hooks, hook_config, propose, toml_edit, workflow_file
+from gate.adopt import git_hooks, hook_config, propose, release, toml_edit, workflow_file
 from gate.errors import GateError
 from gate.execution import workspace
 
@@ -35,8 +36,11 @@ def _read(root: str, path: str) -> str | None:
 def proposed_config(root: str) -> dict[str, Any]:
     """The keys to propose: the test command and user checks of `gate checks --propose`.
     Not `install`: it is detected at each run for the machine that runs it (uv where it is
-    found, else pip), so a command written here would pin one machine's choice."""
-    return propose.as_table(*propose.propose(root))
+    found, else pip), so a command written here would pin one machine's choice. With them,
+    `pinned = "review"`: who adopts the gate judges agents' changes, and an untested change
+    is worth a person's look."""
+    table = propose.as_table(*propose.propose(root))
+    return {**table, "pinned": "review"} if table else table
 
 
 def _config_edit(root: str) -> Edit | None:
@@ -104,20 +108,46 @@ def write(root: str, edit: Edit) -> None:
         f.write(edit.new)
 
 
+def _tried(root: str) -> bool:
+    """The proposed config run once on HEAD (`--check`); whether it passed."""
+    from gate.adopt import trial
+    results = trial.run(root, proposed_config(root))
+    for line in trial.lines(results):
+        print(line)
+    bad = trial.failing(results)
+    if bad:
+        print(f"gate init: {len(bad)} check(s) of the proposed config fail on HEAD: nothing "
+              "written; fix them or the proposal (`--dry-run` shows it), then run again")
+    return not bad
+
+
 def main(repo: str, *, dry_run: bool = False, force: bool = False,
-         shards: int | None = None, plain_hooks: bool = False) -> int:
+         shards: int | None = None, plain_hooks: bool = False, check: bool = False) -> int:
     if shards is not None:
         workflow_file.check_shards(shards)  # before anything is read or written
     root = workspace.resolve_repo(repo)
     if plain_hooks:
         git_hooks.check(root, force)  # before anything is written
     found = edits(root, force, shards, precommit=not plain_hooks)
+    said = (propose.notes(root, propose.propose(root)[1])
+            if any(e.path in (".gate.toml", "pyproject.toml") for e in found) else [])
     if dry_run:
         sys.stdout.write("".join(unified_diff(e) for e in found))
+        for note in said:
+            print(f"gate init: {note}", file=sys.stderr)
         return 0
+    if check and any(e.path in (".gate.toml", "pyproject.toml") for e in found) and (
+            not _tried(root)):
+        return 1
     for edit in found:
         write(root, edit)
         print(f"gate init: {'wrote' if edit.old is None else 'updated'} {edit.path}")
+    for edit in found:
+        for number, what in release.placeholders(edit.new):
+            print(f"gate init: placeholder at {edit.path}:{number} (this gate is not released "
+                  f"yet): put {what} there")
+    for note in said:
+        print(f"gate init: {note}")
     if plain_hooks:
         for path in git_hooks.install(root, force):
             print(f"gate init: wrote the git hook {os.path.relpath(path, root)}")

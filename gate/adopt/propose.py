@@ -1,7 +1,8 @@
 """`gate checks --propose`: a gate config proposed from what the repository has.
 
 package.json scripts (build, test, typecheck required; lint optional), pyproject (pytest;
-mypy and ruff when configured), Cargo.toml (cargo test; clippy optional), go.mod
+mypy and ruff when configured: required only when the detected install brings the tool, else
+optional with a note saying what to add), Cargo.toml (cargo test; clippy optional), go.mod
 (go test ./...; go vet), a Makefile (its check and test targets).
 """
 from __future__ import annotations
@@ -39,18 +40,36 @@ def _npm(root: str) -> list[UserCheck]:
             for name, required in _NPM_SCRIPTS if name in scripts]
 
 
+# (check, its command, required where the install brings it, the distribution that brings it)
+_PYTHON_TOOLS = (("mypy", "python -m mypy", True, "mypy"), ("ruff", "ruff check .", False, "ruff"))
+
+
+def _configured(root: str, tool: dict[str, object], name: str) -> bool:
+    files = {"mypy": ("mypy.ini",), "ruff": ("ruff.toml", ".ruff.toml")}[name]
+    return name in tool or any(os.path.exists(os.path.join(root, n)) for n in files)
+
+
 def _python(root: str) -> list[UserCheck]:
     try:
         tool = toml.loads(_read(root, "pyproject.toml") or "").get("tool", {})
     except toml.TOMLDecodeError:
         tool = {}
-    checks = []
-    if "mypy" in tool or os.path.exists(os.path.join(root, "mypy.ini")):
-        checks.append(UserCheck("mypy", "python -m mypy", True))
-    if "ruff" in tool or any(os.path.exists(os.path.join(root, n))
-                             for n in ("ruff.toml", ".ruff.toml")):
-        checks.append(UserCheck("ruff", "ruff check .", False))
-    return checks
+    brought = detect.python_packages(root)
+    return [UserCheck(name, run, required and dist in brought)
+            for name, run, required, dist in _PYTHON_TOOLS
+            if isinstance(tool, dict) and _configured(root, tool, name)]
+
+
+def notes(root: str, checks: list[UserCheck]) -> list[str]:
+    """What to know about the proposed checks: a tool the install does not bring."""
+    if not detect.is_python(root):
+        return []
+    brought = detect.python_packages(root)
+    return [f"`{c.name}` is proposed optional: the detected install does not bring {dist} "
+            f"(add it to the tests' dependency group or extra, or set `install` in "
+            f"[tool.gate], then make the check required)"
+            for c in checks for name, _, _, dist in _PYTHON_TOOLS
+            if c.name == name and dist not in brought]
 
 
 def _make_targets(root: str) -> set[str]:

@@ -4,7 +4,9 @@ turns that finding into a notice that keeps the reason, for a reviewer to read.
 The comment is read where the language has comments (never inside a string); in files the gate
 does not parse (YAML, TOML, Makefiles) after a `#`, `//` or `<!--` on the line, so prose that
 mentions the syntax (a README) is not read as one. `tests-removed` findings sit on base
-lines that no longer exist and `diff-policy` findings need a person, so neither can be allowed.
+lines that no longer exist, so they cannot be allowed; of `diff-policy`'s, only leftovers can
+(a forbidden path needs a person), and diff-policy reads those comments itself, on a file's
+first lines (gate/checks/leftovers/finder.py).
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from gate.models import CheckResult, Finding
 PATTERN = re.compile(r"\bgate:\s*allow\b[ \t]*(?P<check>[\w-]*)(?P<rest>.*)")
 _REASON = re.compile(r"^\s*--\s*(?P<reason>.*?)\s*(?:\*/|-->)?\s*$")
 NOT_ALLOWED = ("tests-removed", "diff-policy")
-ALLOWABLE = ("skip-markers", "escapes", "check-config", "harness", "lockfiles")
+ALLOWABLE = ("skip-markers", "escapes", "check-config", "harness", "lockfiles", "diff-policy")
 
 
 @dataclasses.dataclass(frozen=True)

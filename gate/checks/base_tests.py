@@ -21,9 +21,13 @@ Puts the base's whole test tree back over the head checkout wherever the change 
 it: test files, data, fixtures, snapshots, helpers, __init__.py, conftest.py, the pytest
 configuration and JavaScript runner configs; what the head added there, and what the install
 left there, is removed for the run. In Rust, the base's `#[cfg(test)]` modules are put back
-into the head's source files; in Go, the base's `*_test.go` files. Then it runs the base's
-tests once more: only the restored files when the runner takes paths (pytest, Jest, Vitest,
-Mocha, node:test, cargo's integration tests, go test), else the whole test command.
+into the head's source files; in Go, the base's `*_test.go` files; where the base collects
+doctests (`--doctest-modules`, `doctest` in the test command), the base's docstring examples
+into the head's Python sources that changed them. Then it runs the base's
+tests once more: every base test of a test tree the change touched, added files included (a
+test file the head only adds can patch the code for every test), and of the directory of a
+changed test file outside any tree, when the runner takes paths (pytest, Jest, Vitest, Mocha,
+node:test, cargo's integration tests, go test); else the whole test command.
 A failure means the change altered behaviour that an existing test pinned down: either the
 intended fix of a bug, or a regression hidden by editing that test. A person decides.
 
@@ -65,7 +69,7 @@ def _names(paths: list[str], limit: int = 5) -> str:
 
 
 def run(ctx: DiffContext, ws: Workspace, command: str) -> CheckResult:
-    tree = base_tree.plan(ctx, ws.checkout)
+    tree = base_tree.plan(ctx, ws.checkout, command)
     files, to_run = dict(tree.files), tree.to_run
     base_cfg = ctx.pytest_config(ctx.base)
     config_changed = base_cfg != ctx.pytest_config(ctx.head)

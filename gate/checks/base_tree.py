@@ -7,6 +7,11 @@ differs between base and head takes the base's content (data, fixtures, snapshot
 `__init__.py`, conftest): what the head added goes, and so do files that git does not track
 (what the install or the suite runs wrote there). A test file outside any tree is put back
 alone, with the runner configs (conftest.py, jest/vitest/mocha configs) the change touched.
+Where the base collects doctests, the base's examples are put back into the head's Python
+sources that changed them, and those sources run. Every base test of a tree the change
+touched runs, whatever was changed there (a test file
+the head only adds can patch the code for every test of the session); for a test file
+outside any tree, the base's tests in its directory.
 """
 from __future__ import annotations
 
@@ -17,7 +22,7 @@ import posixpath
 from collections.abc import Iterable
 
 from gate.engine.context import DiffContext
-from gate.lang import rust_test_modules, testfiles
+from gate.lang import doctest_examples, rust_test_modules, testfiles
 from gate.vcs import git
 
 _RUNNER_CONFIGS = ("jest.config.*", "vitest.config.*", ".mocharc.*", "ava.config.*")
@@ -90,7 +95,29 @@ def _rust_modules(ctx: DiffContext, sources: list[str]) -> dict[str, bytes]:
     return out
 
 
-def plan(ctx: DiffContext, checkout: str) -> BaseTree:
+def _doctests(ctx: DiffContext, sources: list[str]) -> dict[str, bytes]:
+    """The head's Python sources with the base's doctest examples put back, where the head
+    changed them."""
+    base, head = ctx.read(ctx.base, sources), ctx.read(ctx.head, sources)
+    out = {}
+    for path in sources:
+        old, new = base[path], head[path]
+        if old is None or new is None:
+            continue
+        text = new.decode("utf-8", "replace")
+        merged = doctest_examples.put_back(old.decode("utf-8", "replace"), text)
+        if merged != text:
+            out[path] = merged.encode()
+    return out
+
+
+def _collects_doctests(ctx: DiffContext, command: str) -> bool:
+    return doctest_examples.collects_doctests(
+        ctx.pytest_config(ctx.base).options.get("addopts", ""), command)
+
+
+def plan(ctx: DiffContext, checkout: str, command: str = "") -> BaseTree:
+    """What to put back and run; `command`, the test command, says whether doctests run."""
     changed = [path for _, path in git.changed_paths(ctx.repo, ctx.base, ctx.head)]
     trees = sorted({t for t in map(testfiles.test_tree, changed) if t})
     alone = [p for p in changed if not _under(p, trees) and not _is_unit_source(p)
@@ -102,12 +129,18 @@ def plan(ctx: DiffContext, checkout: str) -> BaseTree:
     files.update({p: None for p in _untracked(checkout, trees, tracked) if p not in files})
     rust = _rust_modules(ctx, [p for p in changed if _is_unit_source(p)])
     files.update(rust)
+    doctests = _doctests(ctx, [p for p in changed if p.endswith(".py") and p not in files
+                               and not ctx.is_test_file(p)]) if _collects_doctests(
+        ctx, command) else {}
+    files.update(doctests)
     present = {p for p, blob in files.items() if blob is not None}
     to_run = {p for p in present if ctx.is_test_file(p) and not _is_unit_source(p)}
-    support = {t for t in trees for p in in_trees
-               if p.startswith(t + "/") and not ctx.is_test_file(p)}
-    if support:  # data or helpers changed: every base test of that tree may read them
+    touched = {t for t in trees for p in in_trees if p.startswith(t + "/")}
+    folders = {posixpath.dirname(p) for p in alone if ctx.is_test_file(p)}
+    if touched or folders:  # a test, helper or datum changed or added: the whole tree runs
         to_run |= {p for p in git.ls_files(ctx.repo, ctx.base)
-                   if ctx.is_test_file(p) and _reads(p, support)}
-    return BaseTree(files, sorted(to_run | set(rust)),
+                   if ctx.is_test_file(p) and not _is_unit_source(p)
+                   and (_reads(p, touched) or (testfiles.test_tree(p) is None
+                                               and posixpath.dirname(p) in folders))}
+    return BaseTree(files, sorted(to_run | set(rust) | set(doctests)),
                     any(is_runner_config(p) for p in changed if p in files))

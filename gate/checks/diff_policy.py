@@ -1,7 +1,12 @@
-"""diff-policy: more changed files than allowed, and changes under forbidden paths."""
+"""diff-policy: more changed files than allowed, changes under forbidden paths, and leftovers
+(gate/checks/leftovers/). A thin list of rules; each rule's logic lives in its own module."""
 from __future__ import annotations
 
+import dataclasses
+
+from gate.checks import upgrade_policy
 from gate.checks.common import from_findings
+from gate.checks.leftovers import finder as leftovers
 from gate.engine.context import DiffContext
 from gate.models import CheckResult, Finding
 from gate.vcs.diff import ChangedFile
@@ -15,7 +20,27 @@ by default `.github/workflows/` and `.github/actions/`). A reviewer cares becaus
 change cannot be reviewed line by line, and because CI definitions decide what runs on every pull
 request, with secrets: an agent should not change them unasked. Resolve it by splitting the
 change, or by having a person make or approve the change to the forbidden path; the limits
-themselves are read from the base branch's config."""
+themselves are read from the base branch's config.
+
+With `--upgrade NAME==VERSION` (a change meant to upgrade a package), every range in
+pyproject.toml, requirements files, package.json and Cargo.toml that names the package must
+admit VERSION: one that still excludes it is flagged at its line, and so is a package no
+manifest names. Resolve it by widening or moving that range.
+
+Also flags leftovers, the files a change adds that a reviewer would not merge, each with its
+reason: scratch and reproduction scripts (`reproduce*.py`, `repro_*`, `scratch*` outside the
+test tree; `debug_*`, `tmp_*` outside the source too; `verify_*.py`, `test.py` at the root; a
+new `reproduction/` or `tmp/` directory), test files outside the project's test discovery,
+backups and patches (`*.bak`, `*.orig`, `*.rej`, `*.patch`, `*~`), editor and tool artefacts
+(`.DS_Store`, `*.pyc`, `.coverage`), build output (`build/`, `dist/`, `*.egg-info/`,
+`__pycache__/`, `node_modules/`, `target/`: one finding per directory, with a count), files the
+base's `.gitignore` ignores, shell scripts nothing names (the README, a Makefile, a Dockerfile,
+a workflow) and data at the root, and symlinks to a directory of the repository or outside it.
+Files under a test tree (`tests/data/...`), vendored code, and kinds of file the base already
+keeps in the same directory are not leftovers. Resolve a leftover by deleting it; a project
+keeps what it means to keep with `keep = ["scripts/*"]` in the base's `[tool.gate]`, or with
+`gate: allow diff-policy -- <why>` on one of the file's first three lines (a finding then
+becomes a notice)."""
 
 
 def _under(path: str, prefix: str) -> bool:
@@ -49,8 +74,15 @@ def _too_many(files: list[ChangedFile], limit: int | None) -> Finding | None:
 
 def run(ctx: DiffContext) -> CheckResult:
     findings = [f for f in (_forbidden(c, ctx.config.forbidden_paths) for c in ctx.files) if f]
+    findings += upgrade_policy.findings(ctx, [upgrade_policy.parse_target(t)
+                                              for t in ctx.upgrades])
     too_many = _too_many(ctx.files, ctx.config.max_changed_files)
     if too_many is not None:
         findings.append(too_many)
-    return from_findings(ID, TITLE, findings, clean="within the diff policy",
-                         found="{n} diff policy finding(s)")
+    findings.extend(leftovers.find(ctx))
+    result = from_findings(ID, TITLE, findings, clean="within the diff policy",
+                           found="{n} diff policy finding(s)")
+    if findings and all(f.severity == "notice" for f in findings):  # leftovers kept by comments
+        result = dataclasses.replace(result, status="passed",
+                                     summary=f"{result.summary}, all allowed by comments")
+    return result

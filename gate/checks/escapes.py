@@ -15,7 +15,9 @@ TITLE = "No new type or lint escapes"
 EXPLANATION = """\
 Flags type and lint escapes that the change adds: `# type: ignore`, `# noqa`, `# pragma: no cover`,
 `as any`, `@ts-ignore`, `eslint-disable`, `#[allow(...)]`, `//nolint`, `@SuppressWarnings` and
-their kin, on added lines only, in comments or code but never inside string literals. An escape
+their kin, on added lines only, in comments or code but never inside string literals. A line the
+change only moved or re-indented, or an existing escape narrowed to fewer rules (`# type: ignore`
+to `# type: ignore[code]`), is not new. An escape
 turns a checker's error into silence: the type checker, linter or coverage report still passes,
 but nobody has looked at what it would have said, and an agent reaches for one when it cannot make
 the error go away honestly. Resolve it by fixing the underlying error, or keep the escape, narrow
@@ -66,7 +68,41 @@ def _finding(path: str, line: int, row: EscapePattern, matched: str) -> Finding:
     )
 
 
-def _scan(path: str, split: Source | None, added: dict[int, str]) -> list[Finding]:
+class _Removed:
+    """The file's removed lines that held an escape, by rule and by the code it was on, read
+    once per rule: one lookup per new escape, however long the file."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self._lines = lines
+        self._by_rule: dict[str, dict[str, list[escape_patterns.Directive]]] = {}
+
+    def take(self, rule: str, head: escape_patterns.Directive) -> bool:
+        """Whether a removed escape of `rule` on the same code was as wide or wider; it is
+        used up, so one old escape excuses one new line."""
+        if rule not in self._by_rule:
+            index: dict[str, list[escape_patterns.Directive]] = {}
+            for text in self._lines:
+                found = escape_patterns.directive(rule, text)
+                if found is not None:
+                    index.setdefault(found.rest, []).append(found)
+            self._by_rule[rule] = index
+        same = self._by_rule[rule].get(head.rest, [])
+        for i, base in enumerate(same):
+            if escape_patterns.no_wider(base, head):
+                del same[i]
+                return True
+        return False
+
+
+def _narrowed(row: EscapePattern, added: str, removed: _Removed) -> bool:
+    """Whether the escape on an added line is one the file already had on the same code, as
+    wide or wider (`# type: ignore` -> `# type: ignore[code]`): that escape is not new."""
+    head = escape_patterns.directive(row.rule, added)
+    return head is not None and removed.take(row.rule, head)
+
+
+def _scan(path: str, split: Source | None, added: dict[int, str],
+          removed: _Removed) -> list[Finding]:
     rows, words = escape_patterns.rows_for(path), escape_patterns.words_for(path)
     if split is None or not rows:
         return []
@@ -79,7 +115,7 @@ def _scan(path: str, split: Source | None, added: dict[int, str]) -> list[Findin
             # A file read as raw text has no comment text: look in the raw line instead.
             haystack = line.code if row.where == "code" or not split.lexed else line.comment
             match = row.pattern.search(haystack)
-            if match is not None:
+            if match is not None and not _narrowed(row, added[number], removed):
                 findings.append(_finding(path, number, row, match.group()))
     return findings
 
@@ -91,7 +127,9 @@ def run(ctx: DiffContext) -> CheckResult:
     for f in files:
         if blobs[f.path] is not None:
             split = ctx.source(f.path)
-            findings.extend(_scan(f.path, split, f.new_lines))
+            left = ctx.unmoved_removed(f)  # a removed line excuses one added line, not two
+            removed = _Removed([left[n] for n in sorted(left)])
+            findings.extend(_scan(f.path, split, ctx.fresh_lines(f), removed))
             findings.extend(_allow_findings(f, split))
     return from_findings(ID, TITLE, findings, clean="no new escapes",
                          found="{n} new type or lint escape(s)")

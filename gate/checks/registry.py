@@ -29,6 +29,11 @@ def _base_tests() -> Check:
     return base_tests
 
 
+def _pinned() -> Check:
+    from gate.checks import pinned
+    return pinned
+
+
 def _tests_removed() -> DiffCheck:
     from gate.checks import tests_removed
     return tests_removed
@@ -68,6 +73,7 @@ _RUNTIME: dict[str, Callable[[], Check]] = {
     "install": _install,
     "suite": _suite,
     "base-tests": _base_tests,
+    "pinned": _pinned,
 }
 _DIFF: dict[str, Callable[[], DiffCheck]] = {
     "tests-removed": _tests_removed,

@@ -11,13 +11,15 @@ ID = "skip-markers"
 TITLE = "No new skip, xfail or focus markers"
 EXPLANATION = """\
 Flags skip, xfail, focus and todo markers on lines the change adds, per framework: pytest and
-unittest, Jest, Vitest, Mocha, Jasmine and node:test, Go, Rust, JUnit and RSpec. A skipped or
+unittest, Jest, Vitest, Mocha, Jasmine, AVA and node:test, Go, Rust, JUnit and RSpec. A skipped or
 xfailed test is a failing test that no longer fails the suite, and a focused test (`it.only`,
 `fit`) silently turns off every other test: a reviewer must see each one. Markers inside strings,
-docstrings and comments, in generated or vendored files, and on lines already present at the base
-are not flagged. To resolve: fix the test instead, or keep the marker with a comment on its line
-or the line above, `gate: allow skip-markers -- <reason, e.g. an issue link>`, which turns the
-finding into a notice that a reviewer reads."""
+docstrings and comments, in generated or vendored files, on lines already present at the base, and
+on lines the change moved or re-indented together with the line under them (a test file split
+into a package, a block wrapped in a new `if`) are not flagged. To resolve: fix the test instead,
+or keep the marker with a comment on its line or the line above,
+`gate: allow skip-markers -- <reason, e.g. an issue link>`, which turns the finding into a notice
+that a reviewer reads."""
 
 _SEVERITY: dict[markers.Kind, Severity] = {
     "skip": "error", "xfail": "error", "focus": "error", "todo": "warning",
@@ -58,8 +60,9 @@ def _file_findings(ctx: DiffContext, changed: ChangedFile) -> list[Finding]:
     aliases = _aliases(ctx, changed.path)
     uses = aliases.uses()
     findings = []
-    for number in sorted(changed.new_lines):
-        added = changed.new_lines[number]
+    fresh = ctx.fresh_lines(changed, context=1)  # a marker moved with the test under it: not new
+    for number in sorted(fresh):
+        added = fresh[number]
         aliased = uses is not None and uses.search(added) is not None
         if words is None or not (words.search(added) or aliased):
             continue

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import difflib
 from collections import Counter, defaultdict
 
 from gate.checks.common import from_findings
@@ -22,6 +23,9 @@ TypeScript, Go, Rust, JUnit (Java, Kotlin) and RSpec tests are read. Tests are m
 across the changed files, so a test moved to another test file is not flagged. A reviewer cares
 because deleting the test that fails is the cheapest way to make a suite pass. To resolve: restore
 the test, or, if it truly is obsolete, say why in the pull request so that a person can agree."""
+
+
+RENAME_SIMILARITY = 0.6  # difflib's ratio from which a new name reads as the old one renamed
 
 
 @dataclasses.dataclass(frozen=True)
@@ -85,11 +89,18 @@ def _message(occ: _Occurrence, head: _Side, uncollected: _Side,
     elif occ.path in head.errors:
         text += (f"; {occ.path} does not parse at head ({head.errors[occ.path]}), "
                  "so its tests could not be read")
-    renamed = new_by_file.get(occ.path, [])
-    if renamed:
-        names = ", ".join(f"`{n}`" for n in renamed[:3])
-        text += f"; new in the same file: {names} (a likely rename)"
+    best = _closest(occ.name, new_by_file.get(occ.path, []))
+    if best is not None:
+        text += f"; new in the same file: `{best}` (a likely rename)"
     return text
+
+
+def _closest(name: str, candidates: list[str]) -> str | None:
+    """The new name most like `name` (a rename keeps most of it), None when none is close."""
+    scored = [(difflib.SequenceMatcher(None, name, c).ratio(), -i, c)
+              for i, c in enumerate(candidates)]
+    best = max(scored, default=None)
+    return best[2] if best is not None and best[0] >= RENAME_SIMILARITY else None
 
 
 def _gone(files: list[ChangedFile]) -> dict[str, str]:

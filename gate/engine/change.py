@@ -5,7 +5,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from gate.checks import registry, user
+from gate.checks import registry, upgrade_policy, user
 from gate.engine import config as gate_config
 from gate.engine.context import DiffContext
 from gate.execution import workspace
@@ -35,6 +35,8 @@ class Options:
     protect: tuple[str, ...] = ()  # more paths the judged code may not write (the report's)
     shard: str | None = None  # "I/N": this run's share of the tests (`gate run --shard`)
     durations: str | None = None  # a JSON file of test seconds that balances the shards
+    upgrades: tuple[str, ...] = ()  # NAME==VERSION: packages the change must upgrade
+    pinned: str | None = None  # off, report or review (config: `pinned`)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -48,14 +50,15 @@ class Change:
     seconds: Mapping[str, float] = dataclasses.field(default_factory=dict)  # by test file
 
 
-def _seconds(options: Options, cfg: gate_config.Config, base: str) -> dict[str, float]:
+def _seconds(options: Options, cfg: gate_config.Config, repo: str, base: str,
+             ) -> dict[str, float]:
     """What balances the shards: `--durations`, else the seconds of the base's unsharded run
     in the cache of base outcomes, else nothing (then the number of tests does)."""
     if options.durations:
         return durations.load(options.durations)
     if not cfg.cache:
         return {}
-    entry = outcome_cache.load(outcome_cache.key(base, cfg.install, cfg.test))
+    entry = outcome_cache.load(outcome_cache.key(repo, base, cfg.install, cfg.test))
     found = BaseOutcomes.from_json(entry) if entry is not None else None
     return durations.from_cases(found.counts.cases) if found and found.counts else {}
 
@@ -67,21 +70,24 @@ def prepare(options: Options) -> Change:
     head = git.resolve_commit(repo, "HEAD" if options.staged else options.head)
     fork = git.merge_base(repo, base, head)
     cfg = gate_config.load(repo, base, options.config)
+    for target in options.upgrades:
+        upgrade_policy.parse_target(target)  # a malformed one is exit 2 before anything runs
     overrides: dict[str, Any] = {
         "install": options.install, "test": options.test, "runs": options.runs,
         "timeout": options.timeout, "strict": options.strict, "parallel": options.parallel,
         "cache": options.cache,
-        "isolation": options.isolation,
+        "isolation": options.isolation, "pinned": options.pinned,
     }
     cfg = dataclasses.replace(cfg, **{k: v for k, v in overrides.items() if v is not None})
     user.validate(cfg.checks, registry.ORDER, cfg.source)
     if options.staged:  # the index is the head; the report names it "index"
         files = diff.staged_files(repo, fork)
-        return Change(repo, base, "index", cfg, DiffContext(repo, fork, git.INDEX, cfg, files))
+        return Change(repo, base, "index", cfg,
+                      DiffContext(repo, fork, git.INDEX, cfg, files, options.upgrades))
     files = diff.changed_files(repo, fork, head)
     # Each matrix job has its own shard: a flag (and Action input), not a key of the config
     # that every job reads alike.
     shard = spec.parse(options.shard) if options.shard else None
-    seconds = _seconds(options, cfg, base) if shard else {}
-    return Change(repo, base, head, cfg, DiffContext(repo, fork, head, cfg, files), shard,
-                  seconds)
+    seconds = _seconds(options, cfg, repo, base) if shard else {}
+    return Change(repo, base, head, cfg, DiffContext(repo, fork, head, cfg, files,
+                                                     options.upgrades), shard, seconds)

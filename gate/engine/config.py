@@ -12,6 +12,7 @@ from gate.errors import GateError
 from gate.vcs import git
 
 CONFIG_FILES = (".gate.toml", "pyproject.toml")
+PINNED_MODES = ("off", "report", "review")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -25,11 +26,15 @@ class Config:
     strict: bool = False
     max_changed_files: int | None = None
     forbidden_paths: tuple[str, ...] = (".github/workflows/", ".github/actions/")
+    keep: tuple[str, ...] = ()  # globs of added files that are not leftovers
     checks: tuple[UserCheck, ...] = ()
     network: str = "on"
     cache: bool = True  # the base outcomes are kept under $XDG_CACHE_HOME/gate
     isolation: str = "auto"
     tmp_size_mb: int = 4096  # each judged command's temporary directory, under isolation
+    pinned: str = "report"  # off, report (findings shown, verdict unchanged) or review
+    pinned_mutants: int = 20  # at most this many mutants (0: none)
+    pinned_time: float = 1.0  # the mutants' extra wall time, in suite runs
     source: str = "defaults"
 
 
@@ -55,6 +60,10 @@ def _positive_number(v: object) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0
 
 
+def _count(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
 def _str_list(v: object) -> bool:
     return isinstance(v, list) and all(isinstance(x, str) for x in v)
 
@@ -70,6 +79,7 @@ _KEYS: dict[str, tuple[Any, str]] = {
     "strict": (lambda v: isinstance(v, bool), "true or false"),
     "max-changed-files": (_positive_int, "a positive integer"),
     "forbidden-paths": (_str_list, "a list of path prefixes"),
+    "keep": (_str_list, "a list of globs (files a change may add that are not leftovers)"),
     "checks": (lambda v: _user_checks(v) is not None,
                "a list of tables ([[tool.gate.checks]]) with `name` and `run` (strings), "
                "optional `required` (true or false) and `timeout` (seconds); names unique"),
@@ -77,6 +87,9 @@ _KEYS: dict[str, tuple[Any, str]] = {
     "cache": (lambda v: isinstance(v, bool), "true or false"),
     "isolation": (lambda v: v in ("auto", "required", "off"), '"auto", "required" or "off"'),
     "tmp-size-mb": (_positive_int, "a positive integer (MiB)"),
+    "pinned": (lambda v: v in PINNED_MODES, '"off", "report" or "review"'),
+    "pinned-mutants": (_count, "a whole number of mutants, 0 or more (0: none)"),
+    "pinned-time": (_positive_number, "a positive number of suite runs"),
 }
 _CHECK_KEYS: dict[str, Any] = {
     "name": lambda v: isinstance(v, str) and bool(v.strip()),
@@ -125,8 +138,9 @@ def parse(table: Mapping[str, Any], source: str) -> Config:
             )
         field = key.replace("-", "_")
         values[field] = tuple(value) if isinstance(value, list) else value
-    if "timeout" in values:
-        values["timeout"] = float(values["timeout"])
+    for number in ("timeout", "pinned_time"):
+        if number in values:
+            values[number] = float(values[number])
     if "checks" in values:
         values["checks"] = _user_checks(list(values["checks"]))
     return Config(**values)

@@ -11,7 +11,7 @@ from gate.execution.logs import Logs
 from gate.lang import generated, pytest_config, source, testfiles
 from gate.lang.lines import Source
 from gate.lang.pytest_config import PytestConfig
-from gate.vcs import attributes, git
+from gate.vcs import attributes, git, moves
 from gate.vcs.diff import ChangedFile
 
 
@@ -22,9 +22,11 @@ class DiffContext:
     head: str  # the new side: a commit SHA, or "" for the index (`gate scan --staged`)
     config: Config
     files: list[ChangedFile]
+    upgrades: tuple[str, ...] = ()  # `--upgrade NAME==VERSION`: what the change must upgrade
     _blobs: dict[tuple[str, str], bytes | None] = dataclasses.field(default_factory=dict)
     _rules: dict[str, tuple[attributes.Rule, ...]] = dataclasses.field(default_factory=dict)
     _sources: dict[str, Source | None] = dataclasses.field(default_factory=dict)
+    _moved: dict[int, moves.Moves] = dataclasses.field(default_factory=dict)
 
     def read(self, ref: str, paths: Sequence[str]) -> dict[str, bytes | None]:
         """File contents at `ref` (None where absent); each blob is read from git once."""
@@ -44,6 +46,23 @@ class DiffContext:
             text = self.text(self.head, path)
             self._sources[path] = None if text is None else source.split(path, text)
         return self._sources[path]
+
+    def moves(self, context: int = 0) -> moves.Moves:
+        """The lines the change moved (`gate.vcs.moves`), found once per context."""
+        if context not in self._moved:
+            self._moved[context] = moves.moved(self.files, context)
+        return self._moved[context]
+
+    def fresh_lines(self, f: ChangedFile, context: int = 0) -> dict[int, str]:
+        """The file's new lines that the change did not move from elsewhere: with `context`, a
+        line is moved only with the lines after it."""
+        taken = self.moves(context).head.get(f.path, frozenset())
+        return {n: text for n, text in f.new_lines.items() if n not in taken}
+
+    def unmoved_removed(self, f: ChangedFile) -> dict[int, str]:
+        """The file's removed lines that did not move elsewhere in the change."""
+        gone = self.moves().base.get(f.path, frozenset())
+        return {n: text for n, text in f.removed.items() if n not in gone}
 
     def pytest_config(self, ref: str) -> PytestConfig:
         return pytest_config.find(lambda paths: self.read(ref, paths))
@@ -87,6 +106,13 @@ class Workspace:
     test_prefix: tuple[str, ...] = ()  # argv the test commands run under (no network)
     logs: Logs | None = None  # where each command's full output goes (`gate run --logs`)
     boundary: isolation.Boundary = isolation.OFF  # what each judged command starts in
+    home: str = ""  # the run's own HOME inside the boundary ("" without one)
+    caches: tuple[str, ...] = ()  # the installers' caches: the install's to write
+    tools: tuple[str, ...] = ()  # the toolchains' homes (CARGO_HOME...): never written through
+    # After the install: each later command sees the checkout, the environment, the home and
+    # the caches through an overlay of its own, so that no trial starts from what an earlier
+    # judged command wrote there (where overlays work; else they stay writable).
+    sealed: bool = False
 
     def log(self, name: str) -> str | None:
         """A new log file for the command called `name`, or None without --logs."""
@@ -94,8 +120,24 @@ class Workspace:
 
     def wrap(self, argv: Sequence[str], cwd: str) -> list[str]:
         """A command of the judged code as it is started: in the run's isolation boundary."""
+        mine = [self.checkout, self.env.get("VIRTUAL_ENV", ""), self.home]
+        if self.sealed and self.boundary.overlays:
+            own, layered = [self.scratch], [*mine, *self.tools, *self.caches]
+        else:
+            own, layered = [self.scratch, *mine, *self.caches], list(self.tools)
         return self.boundary.wrap(argv, root=os.path.dirname(self.scratch), cwd=cwd,
-                                  tmp=self.env.get("TMPDIR", os.path.join(self.scratch, "tmp")))
+                                  tmp=self.env.get("TMPDIR", os.path.join(self.scratch, "tmp")),
+                                  own=own, layered=layered, env=self.env,
+                                  fixed=self.scratch_files() if self.boundary.bwrap else ())
+
+    def scratch_files(self) -> list[str]:
+        """The files already in the scratch directory: earlier commands' reports, the gate's
+        own inputs (a shard's split). A command may write its own report there (removed before
+        it starts), not these."""
+        try:
+            return [e.path for e in os.scandir(self.scratch) if e.is_file(follow_symlinks=False)]
+        except OSError:
+            return []
 
     def wrap_tests(self, argv: Sequence[str], cwd: str) -> list[str]:
         """A test command: the boundary, inside the network switch (`network = "off"`), which

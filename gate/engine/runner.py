@@ -6,7 +6,7 @@ import functools
 import time
 from collections.abc import Callable
 
-from gate.checks import allow, base_tests, registry, skip_markers, tests_removed, user
+from gate.checks import allow, base_tests, pinned, registry, skip_markers, tests_removed, user
 from gate.checks.harness import leftovers
 from gate.engine import background, redact, runtime
 from gate.engine.change import Change, Options, prepare
@@ -54,6 +54,8 @@ def run(options: Options, progress: Progress | None = None) -> Report:
     progress = OneAtATime(progress or Progress())
     logs = command_logs.prepare(options.logs) if options.logs else None
     change = prepare(options)
+    if _nothing_to_judge(change):
+        return _unchanged(change, start)
     # Before anything runs: `isolation = "required"` without a boundary stops here (exit 2).
     cache = outcome_cache.made() if change.config.cache else None
     boundary = isolation.choose(
@@ -66,6 +68,23 @@ def run(options: Options, progress: Progress | None = None) -> Report:
                                     "gate-diff-checks")
     ran = runtime.checks(change, progress, boundary, logs)
     return judged(change, scanned.result(), ran, start, boundary.isolation)
+
+
+def _nothing_to_judge(change: Change) -> bool:
+    """The head is the base, or already in it: no change, so nothing of it to run."""
+    return change.head == change.base or change.diff.base == change.head
+
+
+def _unchanged(change: Change, start: float) -> Report:
+    """Base equal to head: a pass, and every check says why it did not run (the base's own
+    failures are no change's doing)."""
+    why = (f"nothing to judge: base and head are the same commit ({change.head[:12]})"
+           if change.head == change.base else
+           f"nothing to judge: the head ({change.head[:12]}) is already in the base")
+    results = {check_id: registry.skipped(check_id, why, required=False)
+               for check_id in registry.ORDER}
+    results.update({c.name: user.skipped(c, why) for c in change.config.checks})
+    return _report(change, results, start)
 
 
 def judged(change: Change, scanned: dict[str, CheckResult], ran: runtime.RuntimeResults,
@@ -105,7 +124,7 @@ def scan(options: Options, progress: Progress | None = None) -> Report:
     results = diff_checks(change, progress or Progress())
     for check_id in registry.RUNTIME:
         results[check_id] = registry.skipped(check_id, words.NOT_RUN_BY_SCAN,
-                                             required=check_id != base_tests.ID)
+                                             required=check_id not in (base_tests.ID, pinned.ID))
     results.update({c.name: user.skipped(c, words.NOT_RUN_BY_SCAN)
                     for c in change.config.checks})
     return _report(change, results, start)

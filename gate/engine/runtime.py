@@ -9,19 +9,20 @@ import functools
 import os
 import time
 
-from gate.checks import base_tests, install, registry, suite, user
-from gate.checks.harness import leftovers, loaded_plugins
+from gate.checks import base_tests, install, pinned, registry, suite, user
+from gate.checks.harness import fingerprint, leftovers, loaded_plugins
 from gate.engine import background, redact
 from gate.engine.change import Change
 from gate.engine.context import Workspace
 from gate.engine.progress import Progress, timed
 from gate.execution import installer, isolation, network, site_hooks, venv, workspace
-from gate.execution.environment import clean_env, with_venv
+from gate.execution.environment import clean_env, installer_caches, tool_homes, with_venv
 from gate.execution.logs import Logs
 from gate.models import CheckResult, Finding
 from gate.outcomes import base_run, baseline, compare, detect, outcome_cache
 from gate.outcomes.runners import pytest as pytest_runner
 from gate.outcomes.testrun import TestRun
+from gate.pinned import step
 from gate.shards import shares, split
 from gate.shards.spec import Shard
 from gate.trials import kinds
@@ -57,7 +58,20 @@ def _fresh_workspace(root: str, checkout: str, timeout: float, test_prefix: tupl
         fresh = venv.create(workspace.environment_dir(root))
         venv.add_path(fresh, pytest_runner.PLUGIN_DIR, "_gate_pytest_plugins")
         env = with_venv(installer.uv_settings(env), fresh)
-    return Workspace(checkout, scratch, env, timeout, test_prefix, logs, boundary)
+    if boundary.bwrap is None:
+        return Workspace(checkout, scratch, env, timeout, test_prefix, logs, boundary)
+    # In the boundary (issue 22): a HOME of the run's own, and the user's caches and
+    # toolchains named for the commands, since they are no longer found through HOME.
+    home = os.path.join(root, "home")
+    os.mkdir(home)
+    caches, tools = installer_caches(env), tool_homes(env)
+    xdg = {k: os.path.join(home, d) for k, d in (("XDG_CACHE_HOME", ".cache"), (
+        "XDG_CONFIG_HOME", ".config"), ("XDG_DATA_HOME", ".local/share"), (
+        "XDG_STATE_HOME", ".local/state")) if k in env}  # the user's would be read-only
+    env = {**env, **xdg, **{k: v for k, v in {**caches, **tools}.items() if k.isidentifier()},
+           "HOME": home, "UV_LINK_MODE": "copy"}  # no file shared with the cache
+    return Workspace(checkout, scratch, env, timeout, test_prefix, logs, boundary, home,
+                     tuple(caches.values()), tuple(tools.values()))
 
 
 def _user_checks(change: Change, ws: Workspace, progress: Progress,
@@ -99,7 +113,7 @@ def _base_outcomes(change: Change, root: str, ws: Workspace) -> base_run.BaseOut
     share = (shares.sharer(change.shard, change.seconds,
                            git.ls_files(change.repo, change.diff.base), "base")
              if change.shard else None)
-    key = outcome_cache.key(change.diff.base, cfg.install, cfg.test,
+    key = outcome_cache.key(change.repo, change.diff.base, cfg.install, cfg.test,
                             shares.cache_part(change.shard, change.seconds)) if cfg.cache else None
     return base_run.run(
         change.repo, change.diff.base, os.path.join(root, "base"),
@@ -146,11 +160,14 @@ def _install(change: Change, root: str, checkout: str, progress: Progress,
     command = cfg.install or detect.install_command(checkout)
     if command:
         progress.step(install.ID, f"`{command}`")
-    installed = redact.check(install.run(ws, command))
+    why = "" if cfg.install else detect.install_reason(checkout)
+    installed = redact.check(install.run(ws, command, why))
     result = dataclasses.replace(installed, duration_s=time.monotonic() - start)
     progress.finished(result)
     left = leftovers.in_checkout(checkout) + leftovers.in_environment(ws.env, hooks_before)
-    return ws, result, left, hooks_before
+    # Every later command sees the install's checkout and environment as they are now,
+    # through an overlay of its own (issue 22: every trial starts clean).
+    return dataclasses.replace(ws, sealed=True), result, left, hooks_before
 
 
 def _head_split(change: Change, ws: Workspace, command: str) -> split.Split | None:
@@ -217,6 +234,8 @@ def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Pro
     base = beside.result() if beside is not None else outcomes()
     left.extend(loaded_plugins.compare(base.counts if base else None, [r.counts for r in runs],
                                        ws.checkout, git.ls_files(change.repo, change.head)))
+    left.extend(fingerprint.compare(base.counts if base else None, [r.counts for r in runs],
+                                    ws.checkout))
     if change.shard is None:
         found = _compared(change, base, runs, results)
         _base_tests_and_user_checks(change, ws, command, progress, results)
@@ -226,6 +245,7 @@ def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Pro
     else:
         why = "skipped: run by shard 1"
         results[base_tests.ID] = registry.skipped(base_tests.ID, why, required=False)
+        results[pinned.ID] = registry.skipped(pinned.ID, why, required=False)
         results.update({c.name: user.skipped(c, why) for c in cfg.checks})
     return base, compare.Comparison(), shares.Share(change.shard, how, tuple(runs), base)
 
@@ -234,6 +254,8 @@ def _base_tests_and_user_checks(change: Change, ws: Workspace, command: str,
                                 progress: Progress, results: dict[str, CheckResult]) -> None:
     results[base_tests.ID] = timed(
         base_tests.ID, progress, lambda: base_tests.run(change.diff, ws, command))
+    results[pinned.ID] = step.check(change, ws, command, os.path.dirname(ws.scratch),
+                                    results[suite.ID], progress)
     _user_checks(change, ws, progress, results)
 
 
@@ -256,17 +278,20 @@ def checks(change: Change, progress: Progress, boundary: isolation.Boundary,
             why = "skipped: the install did not succeed"
             results[suite.ID] = registry.skipped(suite.ID, why)
             results[base_tests.ID] = registry.skipped(base_tests.ID, why, required=False)
+            results[pinned.ID] = registry.skipped(pinned.ID, why, required=False)
             results.update({c.name: user.skipped(c, why) for c in cfg.checks})
         elif test_cmd is None:
             results[suite.ID] = CheckResult(
                 suite.ID, suite.TITLE, "error", True,
                 "no test command found: pass --test CMD or set `test` in [tool.gate]")
-            results[base_tests.ID] = registry.skipped(base_tests.ID, "skipped: no test command",
-                                                      required=False)
+            for optional in (base_tests.ID, pinned.ID):
+                results[optional] = registry.skipped(optional, "skipped: no test command",
+                                                     required=False)
             _user_checks(change, ws, progress, results)
         else:
             base, found, share = _tests(change, ws, root, test_cmd, progress, results, left)
             left.extend(leftovers.new_since_base(ws.env, hooks_before,
                                                  base.site_hooks if base else None))
         _baseline(change, ws, progress, base, results)
+        boundary.verify()  # after the last judged command: what it protects is still its own
     return RuntimeResults(results, found.not_run, found.skipped, tuple(left), share)

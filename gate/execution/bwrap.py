@@ -13,12 +13,20 @@ import shutil
 import subprocess
 from collections.abc import Sequence
 
-# Every command: the host's file system as it is (`/` bound over itself, devices included),
-# then a new /proc that shows only the command's own PID namespace; no capability left, not
-# even as root, so the read-only binds cannot be remounted; a new session (no TIOCSTI into
-# the gate's terminal); killed if the gate dies.
-FLAGS = ("--dev-bind", "/", "/", "--proc", "/proc", "--unshare-user", "--unshare-pid",
-         "--cap-drop", "ALL", "--new-session", "--die-with-parent")
+# Every command: the host's file system read-only (`/` bound over itself), a minimal /dev of
+# its own, a new /proc that shows only the command's own PID namespace, and the host's
+# temporary directories replaced by empty file systems of its own (hard-coded /tmp still
+# works, and nothing written there reaches a later command); no capability left, not even as
+# root, so the read-only binds cannot be remounted; a new session (no TIOCSTI into the gate's
+# terminal); killed if the gate dies. What the command may write is bound over this, writable.
+TMP_DIRS = ("/tmp", "/var/tmp", "/dev/shm")
+FLAGS = ("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+         *(a for d in TMP_DIRS for a in ("--tmpfs", d)),
+         "--unshare-user", "--unshare-pid", "--cap-drop", "ALL", "--new-session",
+         "--die-with-parent")
+# The flags of the boundary before this session (a writable `/`): the bench's old side.
+OLD_FLAGS = ("--dev-bind", "/", "/", "--proc", "/proc", "--unshare-user", "--unshare-pid",
+             "--cap-drop", "ALL", "--new-session", "--die-with-parent")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -63,17 +71,38 @@ def probe(path: str) -> Probe:
     return Probe(path, version, "" if code == 0 else why or f"exit {code}")
 
 
+def overlays_work(path: str) -> bool:
+    """Whether `path` can show a directory through a temporary overlay here (bubblewrap 0.11
+    and a kernel that lets an unprivileged user mount overlayfs)."""
+    return _overlays(path)
+
+
+@functools.cache
+def _overlays(path: str) -> bool:
+    code, _ = _output([path, *FLAGS, "--overlay-src", "/etc", "--tmp-overlay", "/etc", "--",
+                       "sh", "-c", "echo x > /etc/.gate-overlay-probe"])
+    return code == 0
+
+
 def argv(path: str, inner: Sequence[str], *, read_only: Sequence[str],
          writable: Sequence[str], cwd: str, tmp: str | None = None,
-         tmp_bytes: int = 0) -> list[str]:
-    """`inner` in the boundary: `read_only` paths bound read-only, then `writable` ones (which
-    may lie inside them) bound writable again (paths that do not exist are left out); `tmp`
-    a new file system of `tmp_bytes` that goes with the command."""
+         tmp_bytes: int = 0, layered: Sequence[str] = (),
+         sealed: Sequence[str] = ()) -> list[str]:
+    """`inner` in the boundary: `read_only` paths bound read-only (again: those under the
+    temporary directories would be hidden), then `layered` ones seen through an overlay whose
+    writes go to a file system of the command's own (gone with it), then `writable` ones
+    bound writable, then `sealed` ones (inside them: a checkout's `.git`) read-only again;
+    paths that do not exist are left out; `tmp` a new file system of `tmp_bytes` that goes
+    with the command."""
     out = [path, *FLAGS]
     for p in read_only:
         out += ["--ro-bind-try", p, p]
+    for p in layered:
+        out += ["--overlay-src", p, "--tmp-overlay", p]
     for p in writable:
         out += ["--bind-try", p, p]
+    for p in sealed:
+        out += ["--ro-bind-try", p, p]
     if tmp is not None:
         out += ["--size", str(tmp_bytes), "--tmpfs", tmp]
     return [*out, "--chdir", cwd, "--", *inner]

@@ -63,6 +63,41 @@ def no_git_env(environ: Mapping[str, str] | None = None) -> dict[str, str]:
     }
 
 
+def _homes(environ: Mapping[str, str]) -> tuple[str, str]:
+    home = environ.get("HOME") or os.path.expanduser("~")
+    return home, environ.get("XDG_CACHE_HOME") or os.path.join(home, ".cache")
+
+
+def installer_caches(environ: Mapping[str, str]) -> dict[str, str]:
+    """The installers' caches of the gate's user, by the variable that names each (uv, pip,
+    npm, go's build and module caches, cargo's registry), where they exist: given to the
+    judged commands by name, since their HOME is the run's own. The install writes them;
+    later commands see them through an overlay (`Workspace.sealed`)."""
+    home, cache = _homes(environ)
+    gopath = environ.get("GOPATH") or os.path.join(home, "go")
+    cargo = environ.get("CARGO_HOME") or os.path.join(home, ".cargo")
+    wanted = {"UV_CACHE_DIR": os.path.join(cache, "uv"),
+              "PIP_CACHE_DIR": os.path.join(cache, "pip"),
+              "npm_config_cache": os.path.join(home, ".npm"),
+              "GOCACHE": os.path.join(cache, "go-build"),
+              "GOMODCACHE": os.path.join(gopath, "pkg", "mod"),
+              "cargo registry": os.path.join(cargo, "registry")}  # no variable
+    found = {name: environ.get(name) or default for name, default in wanted.items()}
+    return {k: v for k, v in found.items() if os.path.isdir(v)}
+
+
+def tool_homes(environ: Mapping[str, str]) -> dict[str, str]:
+    """The toolchains' homes of the gate's user (CARGO_HOME, RUSTUP_HOME, GOPATH), where they
+    exist: named for the judged commands (their HOME is the run's own), and seen through an
+    overlay, so that no command can replace a toolchain's binaries for the next."""
+    home, _ = _homes(environ)
+    wanted = {"CARGO_HOME": os.path.join(home, ".cargo"),
+              "RUSTUP_HOME": os.path.join(home, ".rustup"),
+              "GOPATH": os.path.join(home, "go")}
+    found = {name: environ.get(name) or default for name, default in wanted.items()}
+    return {k: v for k, v in found.items() if os.path.isdir(v)}
+
+
 # variables that hold a list: the gate adds to them, never replaces what is there
 _LISTS = {"PYTHONPATH": os.pathsep, "PYTEST_PLUGINS": ",", "NODE_OPTIONS": " "}
 

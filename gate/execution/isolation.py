@@ -5,11 +5,13 @@ Each command starts in new user, PID and mount namespaces (bubblewrap, see `bwra
   gate's environment nor its memory;
 - when it ends, the kernel kills every process of its PID namespace, a daemon that emptied its
   environment, left its session and double-forked included;
-- the gate's installation, the user's repository, the report's directory, the runner's step
-  files, the system's directories, the git config (`protected`) and the run's temporary root
-  are mounted read-only; inside the root, its directories
-  (the checkouts, the fresh environment, the command's temporary directory, the scratch
-  directory for the runners' reports) are writable again;
+- the world is read-only (`/` bound read-only, the host's /tmp, /var/tmp and /dev/shm replaced
+  by empty tmpfs of its own): writable are only its checkout (not its `.git`), its scratch
+  directory (not the files already there), its fresh environment and a HOME of the run's own;
+  after the install (`Workspace.sealed`) even those but the scratch are seen through an
+  overlay whose writes go with the command, so every trial starts from the install's state;
+  the protected paths (`protected`) are bound read-only again, and checked (device, inode)
+  before each command and after the last (`Boundary.verify`);
 - it has no capability left (it cannot remount), and the network is whatever the gate gave it.
 
 `isolation = "auto"` (default) uses it where it works and else says why on stderr; `required`
@@ -18,6 +20,7 @@ makes its absence an error (exit 2) that says what to enable; `off` runs without
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import sys
 from collections.abc import Iterable, Mapping, Sequence
@@ -37,19 +40,78 @@ class Boundary:
     bwrap: str | None = None  # None: no boundary, commands run as they are
     protected: tuple[str, ...] = ()
     tmp_bytes: int = 0  # the size of each command's own temporary directory
+    # (path, st_dev, st_ino) of each protected path, taken before the first judged command
+    identities: tuple[tuple[str, int, int], ...] = ()
+    overlays: bool = False  # whether a directory can be shown through a temporary overlay
 
-    def wrap(self, inner: Sequence[str], *, root: str, cwd: str, tmp: str) -> list[str]:
-        """`inner` as it is started: in the boundary, where `root`'s directories (not `root`
-        itself) are the writable part of the run's files, and `tmp` (one of them) is a file
-        system of its own, as large as the config says, gone when the command ends: a test
-        that fills it fills no disk the gate writes to."""
+    def wrap(self, inner: Sequence[str], *, root: str, cwd: str, tmp: str,
+             own: Sequence[str] = (), layered: Sequence[str] = (),
+             env: Mapping[str, str] | None = None, fixed: Sequence[str] = ()) -> list[str]:
+        """`inner` as it is started: in the boundary, where the world is read-only but `own`
+        (writable: the command's checkout, scratch, environment, home; a checkout's `.git`
+        stays read-only) and `layered` (seen through an overlay whose writes go with the
+        command), and `tmp` is a file system of its own, as large as the config says, gone
+        when the command ends; `fixed` files inside `own` stay read-only. `root` (the run's
+        root) stays read-only, and the paths `env`
+        names under the host's temporary directories (a wheelhouse, a tool's home) stay
+        visible, read-only. First, what the previous commands may have swapped is checked
+        (`verify`)."""
         if self.bwrap is None:
             return list(inner)
-        root, tmp = os.path.realpath(root), os.path.realpath(tmp)
-        writable = sorted(e.path for e in os.scandir(root)
-                          if e.is_dir(follow_symlinks=False) and e.path != tmp)
-        return bwrap.argv(self.bwrap, inner, read_only=(*self.protected, root),
-                          writable=writable, cwd=cwd, tmp=tmp, tmp_bytes=self.tmp_bytes)
+        self.verify()
+        real = functools.partial(_existing, exclude=os.path.realpath(tmp))
+        writable, over = real(own), real(layered)
+        sealed = [os.path.join(p, ".git") for p in (*writable, *over)
+                  if os.path.isdir(os.path.join(p, ".git"))] + [os.path.realpath(f) for f in fixed]
+        return bwrap.argv(self.bwrap, inner,
+                          read_only=(*self.protected, *_named(env or {}), os.path.realpath(root)),
+                          layered=over, writable=writable, sealed=sealed, cwd=cwd,
+                          tmp=os.path.realpath(tmp), tmp_bytes=self.tmp_bytes)
+
+    def verify(self) -> None:
+        """GateError naming every protected path that is no longer the file it was (renamed
+        away and replaced, or gone): the gate stops rather than trust what it finds there."""
+        swapped = [path for path, dev, ino in self.identities if _identity(path) != (dev, ino)]
+        if swapped:
+            raise GateError("the judged code tampered with what the gate protects: "
+                            + ", ".join(swapped) + " is no longer the same file (renamed, "
+                            "replaced or removed); nothing it produced can be trusted. Look "
+                            "at the change's install and tests, and run the gate again")
+
+
+def _identity(path: str) -> tuple[int, int] | None:
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def identities(paths: Iterable[str]) -> tuple[tuple[str, int, int], ...]:
+    """(path, st_dev, st_ino) of each path that exists, for `Boundary.verify`."""
+    found = ((p, _identity(p)) for p in paths)
+    return tuple((p, i[0], i[1]) for p, i in found if i is not None)
+
+
+def _existing(paths: Iterable[str], exclude: str) -> list[str]:
+    real = (os.path.realpath(p) for p in paths if p)
+    return list(dict.fromkeys(p for p in real if p != exclude and os.path.isdir(p)))
+
+
+def _named(env: Mapping[str, str]) -> list[str]:
+    """The existing paths that `env`'s values name under the host's temporary directories,
+    which the boundary replaces with empty ones: a wheelhouse in PIP_FIND_LINKS, a CARGO_HOME
+    in /tmp. They are bound read-only, as the rest of the world is."""
+    found = []
+    for value in env.values():
+        for part in value.split(os.pathsep):
+            if not part.startswith("/") or len(part) > 4096:
+                continue
+            real = os.path.realpath(part)
+            if any(real == d or real.startswith(d + os.sep) for d in bwrap.TMP_DIRS) and \
+                    os.path.exists(real):
+                found.append(real)
+    return sorted(set(found))
 
 
 OFF = Boundary(Isolation("none", "isolation = off: the judged code ran as the gate's user, "
@@ -111,6 +173,11 @@ def choose(mode: str, protect: Iterable[str] = (), *, tmp_mb: int = 4096,
                                   f"isolation: {why}"))
     paths = protected.normalised([*protected.gate_installation(), *protected.runner_files(environ),
                                   *protected.host_files(environ), *protect])
-    detail = (f"{working.version}: user, PID and mount namespaces per command; read-only: "
-              + ", ".join(paths))
-    return Boundary(Isolation("namespaces", detail), working.path, paths, tmp_mb << 20)
+    overlays = bwrap.overlays_work(working.path)
+    detail = (f"{working.version}: user, PID and mount namespaces per command; a read-only "
+              "world but the run's checkouts, scratch, environment, HOME and a tmpfs per command"
+              + ("; each command after the install sees them through an overlay of its own"
+                 if overlays else "; no overlays here: later commands share what earlier wrote")
+              + f"; {len(paths)} protected paths checked after each command")
+    return Boundary(Isolation("namespaces", detail), working.path, paths, tmp_mb << 20,
+                    identities(paths), overlays)

@@ -58,7 +58,7 @@ def open_new(path: str) -> IO[bytes]:
         raise GateError(f"the log {path} was already there: something other than the gate "
                         "writes into the logs directory (the judged code?); the run is not "
                         "judged. Give --logs a directory out of the project's reach") from None
-    return os.fdopen(fd, "wb")
+    return os.fdopen(fd, "wb", buffering=0)  # as it comes: a hanging command's log shows it
 
 
 def header(sink: IO[bytes], command: str, cwd: str) -> None:

@@ -83,6 +83,12 @@ class Api:
         with _translated():
             return fn()
 
+    def create_pull(self, head: str, base: str, title: str, body: str) -> tuple[int, str]:
+        """Open a pull request of branch `head` into `base`: its number and its page."""
+        pull = self._call(lambda: self._repo.create_pull(base=base, head=head, title=title,
+                                                         body=body))
+        return int(pull.number), str(pull.html_url)
+
     def pull_head_sha(self, number: int) -> str:
         return self._call(lambda: str(self._repo.get_pull(number).head.sha))
 

@@ -123,3 +123,50 @@ def rows_for(path: str) -> tuple[EscapePattern, ...]:
     """The escape rows that apply to `path`, by its extension."""
     lowered = path.lower()
     return tuple(row for row in ROWS if lowered.endswith(row.extensions))
+
+
+# The directive with the rules or codes it names, per rule: `# type: ignore[a, b]` names {a, b};
+# without a list it silences everything (None).
+_SCOPES: dict[str, re.Pattern[str]] = {
+    "type: ignore": re.compile(r"#\s*type:\s*ignore(?:\[(?P<codes>[^\]]*)\])?", re.I),
+    "pyright: ignore": re.compile(r"#\s*pyright:\s*ignore(?:\[(?P<codes>[^\]]*)\])?", re.I),
+    "noqa": re.compile(r"#\s*noqa(?:\s*:\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?",
+                       re.I),
+    "pylint: disable": re.compile(r"#\s*pylint:\s*disable(?:-next)?\s*=\s*(?P<codes>[\w\s,-]+)"),
+    "mypy: disable-error-code": re.compile(
+        r"#\s*mypy:\s*disable-error-code\s*=?\s*['\"]?(?P<codes>[\w\s,-]+)"),
+    "eslint-disable": re.compile(
+        r"eslint-disable(?:-next-line|-line)?(?P<codes>(?:(?!--|\*/)[^\n])*)"),
+    "nolint": re.compile(r"//\s*nolint(?::(?P<codes>[\w,-]+))?"),
+    "#[allow]": re.compile(r"#\s*\[\s*allow\s*\((?P<codes>[^)]*)\)\s*\]"),
+    "#![allow]": re.compile(r"#\s*!\s*\[\s*allow\s*\((?P<codes>[^)]*)\)\s*\]"),
+    "biome-ignore": re.compile(r"biome-ignore\s+(?P<codes>[\w/-]+)"),
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class Directive:
+    rest: str  # the line without the directive, whitespace collapsed: what it applies to
+    codes: frozenset[str] | None  # the rules it silences; None: all of them
+
+
+def directive(rule: str, line: str) -> Directive | None:
+    """The escape `rule` as written on a raw line; None when the line does not hold it."""
+    pattern = _SCOPES.get(rule) or next((r.pattern for r in ROWS if r.rule == rule), None)
+    m = pattern.search(line) if pattern is not None else None
+    if m is None:
+        return None
+    named = m.groupdict().get("codes")
+    codes = frozenset(c for c in re.split(r"[\s,]+", named or "") if c) or None
+    rest = " ".join((line[:m.start()] + " " + line[m.end():]).split())
+    return Directive(rest, codes)
+
+
+def no_wider(base: Directive, head: Directive) -> bool:
+    """Whether `head` silences no more than `base` did on the same line: the same escape, the
+    same or fewer rules (a rule renamed inside the list counts as the same rule)."""
+    if base.rest != head.rest:
+        return False
+    if base.codes is None:
+        return True
+    return head.codes is not None and len(head.codes) <= len(base.codes)

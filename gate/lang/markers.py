@@ -79,7 +79,7 @@ MARKERS: tuple[Marker, ...] = (
     # Jest, Vitest, Mocha, Jasmine
     _row("test.skipIf", "js", _JS + r"(?:test|it|describe)\.skipIf\s*\(", "skip", SKIP_IF),
     _row("it.skip", "js", _JS + r"(?:it|specify)\.(?:concurrent\.)?skip\b", "skip", SKIP),
-    _row("test.skip", "js", _JS + r"test\.(?:concurrent\.)?skip\b", "skip", SKIP),
+    _row("test.skip", "js", _JS + r"test\.(?:concurrent\.|serial\.)?skip\b", "skip", SKIP),
     _row("describe.skip", "js", _JS + r"(?:describe|context|suite)\.skip\b", "skip",
          "no test in the block runs"),
     _row("xit", "js", _JS + r"xit\s*\(", "skip", SKIP),
@@ -87,13 +87,15 @@ MARKERS: tuple[Marker, ...] = (
     _row("xdescribe", "js", _JS + r"x(?:describe|context)\s*\(", "skip",
          "no test in the block runs"),
     _row("it.only", "js", _JS + r"(?:it|specify)\.(?:concurrent\.)?only\b", "focus", FOCUS),
-    _row("test.only", "js", _JS + r"test\.(?:concurrent\.)?only\b", "focus", FOCUS),
+    _row("test.only", "js", _JS + r"test\.(?:concurrent\.|serial\.)?only\b", "focus", FOCUS),
     _row("describe.only", "js", _JS + r"(?:describe|context|suite)\.only\b", "focus", FOCUS),
     _row("fit", "js", _JS + r"fit\s*\(", "focus", FOCUS, tests_only=True),
     _row("fdescribe", "js", _JS + r"fdescribe\s*\(", "focus", FOCUS),
     _row("it.todo", "js", _JS + r"it\.todo\b", "todo", TODO),
-    _row("test.todo", "js", _JS + r"test\.todo\b", "todo", TODO),
+    _row("test.todo", "js", _JS + r"test\.(?:serial\.)?todo\b", "todo", TODO),
     _row("test.fails", "js", _JS + r"(?:test|it)\.fails\b", "xfail", XFAIL),
+    # AVA and Jest: `test.failing(...)` passes while it fails
+    _row("test.failing", "js", _JS + r"(?:test|it)\.(?:serial\.)?failing\b", "xfail", XFAIL),
     _row("this.skip", "js", r"(?<![\w.$])this\.skip\s*\(", "skip", SKIP_HERE, tests_only=True),
     # node:test
     _row("node:test.skip", "js", _NODE_CALL + r"skip\s*:" + _NOT_FALSE, "skip", SKIP),
@@ -138,7 +140,7 @@ MARKERS: tuple[Marker, ...] = (
 KEYWORDS: dict[Language, tuple[str, ...]] = {
     "python": ("skip", "Skip", "xfail", "expectedFailure"),
     "js": ("skip", "only", "todo", "xit", "xtest", "xdescribe", "xcontext", "fit", "fdescribe",
-           "fails"),
+           "fails", "failing"),
     "go": ("Skip", "Short"),
     "rust": ("ignore", "cfg"),
     "java": ("Ignore", "Disabled", "assume"),

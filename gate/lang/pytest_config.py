@@ -8,8 +8,12 @@ from collections.abc import Callable, Sequence
 from gate import toml
 
 Value = str | list[str]
-# In pytest's order of precedence: (file, section); pyproject's table is read as TOML.
+# In pytest's order of precedence (pytest 9's `CONFIG_LOADERS_BY_NAME`): (file, section);
+# the .toml files are read as TOML: pytest.toml's `[pytest]`, pyproject's `[tool.pytest]`
+# (native types, pytest 9) or `[tool.pytest.ini_options]`.
 CANDIDATES = (
+    ("pytest.toml", "pytest"),
+    (".pytest.toml", "pytest"),
     ("pytest.ini", "pytest"),
     (".pytest.ini", "pytest"),
     ("pyproject.toml", "tool.pytest.ini_options"),
@@ -56,12 +60,18 @@ def _ini_section(text: str, section: str) -> dict[str, Value] | None:
     return {k: v.strip() for k, v in parser.items(section)}
 
 
-def _toml_table(text: str) -> dict[str, Value] | None:
+def _toml_table(text: str, path: str) -> dict[str, Value] | None:
     try:
         data = toml.loads(text)
     except toml.TOMLDecodeError:
-        return None
-    table = data.get("tool", {}).get("pytest", {}).get("ini_options")
+        return {} if path.endswith("pytest.toml") else None
+    if path.endswith("pytest.toml"):  # the config file even when empty, as pytest.ini
+        table = data.get("pytest", {})
+    else:
+        tool = data.get("tool", {}).get("pytest", {})
+        native = {k: v for k, v in tool.items() if k != "ini_options"} if isinstance(
+            tool, dict) else {}
+        table = native or (tool.get("ini_options") if isinstance(tool, dict) else None)
     if not isinstance(table, dict):
         return None
     return {
@@ -79,8 +89,8 @@ def find(read: Reader) -> PytestConfig:
         if blob is None:
             continue
         text = blob.decode("utf-8", "replace")
-        if path == "pyproject.toml":
-            options = _toml_table(text)
+        if path.endswith(".toml"):
+            options = _toml_table(text, path)
         else:
             options = _ini_section(text, section)
             if options is None and path in ("pytest.ini", ".pytest.ini"):

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from gate.lang import jvm_tests, rspec, source
 from gate.lang.languages import JAVASCRIPT_FAMILY
 
-_MODIFIERS = (r"(?:\.(?:only|skip|todo|concurrent|failing|sequential|fails))*"
+_MODIFIERS = (r"(?:\.(?:only|skip|todo|concurrent|failing|sequential|fails|serial))*"
               r"(?:\.(?:skipIf|runIf|each)\s*\((?:[^()]|\([^()]*\))*\))?")  # it.skipIf(c)(...)
 _JS_CALL = re.compile(
     rf"(?<![\w.$])(?:(?P<suite>[xf]?describe|context|suite){_MODIFIERS}"

@@ -77,6 +77,7 @@ def run(repo: str, base_sha: str, root: str, install: Callable[[str], str | None
                                  log=ws.log("base-install"), wrap=ws.wrap)
         if not done.ok:
             return BaseOutcomes(None, False, installed=False)
+    ws = dataclasses.replace(ws, sealed=True)  # its suite sees the install through an overlay
     hooks = site_hooks.running(ws.env)
     nothing: Callable[[TestRun], bool] = _never_empty
     if share is not None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from collections.abc import Callable, Sequence
 
 from gate.engine.config import UserCheck
@@ -20,19 +21,43 @@ from gate.outcomes.testrun import run_tests
 
 REGRESSION = "regression"
 PRE_EXISTING = "pre-existing"
+FLAKY = "flaky"  # failed in some head runs only: not a regression against one base run
+# What a run prints where the environment lacks a module or a command.
+_LACKS = re.compile(r"No module named '?([\w.\-]+)'?|(?:^|[\s:])([\w.\-]+): (?:command )?not "
+                    r"found", re.M)
 # (temporary root, checkout) -> the fresh environment to run in
 MakeWorkspace = Callable[[str, str], Workspace]
 
 
 def needed(result: CheckResult) -> bool:
-    return result.required and result.status == "failed"
+    """A required check that failed, or whose command was not found (the base says whether
+    the install ever brought it)."""
+    return result.required and (result.status == "failed" or (
+        result.status == "error" and result.summary.endswith(": command not found")))
 
 
-def _label(test_name: str, counts: Counts | None, base_passed: bool) -> str:
+def lacks(text: str) -> str | None:
+    """The module or command a failure's text says the environment lacks."""
+    found = _LACKS.search(text)
+    return None if found is None else (found.group(1) or found.group(2))
+
+
+def install_hint(head: str, base: str) -> str:
+    """Where the head and the base fail alike for want of the same module or command: the
+    install is the cause, and the config that sets it is the base's."""
+    missing = lacks(head)
+    if missing is None or lacks(base) != missing:
+        return ""
+    return f": the install lacks {missing}: set `install` in [tool.gate] on the base branch"
+
+
+def _label(test_name: str, counts: Counts | None, base_passed: bool, message: str = "",
+           ) -> str:
     outcomes = {c.name: c.outcome for c in counts.cases} if counts else {}
     if counts is not None and counts.complete:
         if outcomes.get(test_name) == "failed":
-            return f"{PRE_EXISTING}: fails at base too"
+            at_base = next(c.message for c in counts.cases if c.name == test_name)
+            return f"{PRE_EXISTING}: fails at base too" + install_hint(message, at_base)
         if test_name not in outcomes:
             return f"{REGRESSION}: new at head"
         return f"{REGRESSION}: passed at base"
@@ -53,8 +78,12 @@ def classify_suite(result: CheckResult, counts: Counts | None, base_passed: bool
         if f.rule != "test-failed":
             findings.append(f)
             continue
-        name = f.message.split(" failed in ", 1)[0].removeprefix("flaky: ")
-        label = _label(name, counts, base_passed)
+        name = f.message.split(" failed in ", 1)[0]
+        label = _label(name.removeprefix("flaky: "), counts, base_passed, f.message)
+        if name.startswith("flaky: ") and label.startswith(REGRESSION):
+            # passed in some head runs: one passing base run does not make it the change's
+            label = f"{FLAKY}: passed " + (
+                "at base and " if label.endswith("passed at base") else "") + "in some runs at head"
         labels.append(label.split(":", 1)[0])
         findings.append(dataclasses.replace(f, message=f"{f.message} [{label}]"))
     if not labels:  # no test named: the run as a whole
@@ -66,9 +95,12 @@ def classify_suite(result: CheckResult, counts: Counts | None, base_passed: bool
 def _tally(labels: Sequence[str]) -> str:
     regressions = labels.count(REGRESSION)
     pre = labels.count(PRE_EXISTING)
+    flaky = labels.count(FLAKY)
     parts = []
     if regressions:
         parts.append(f"{regressions} regression(s)")
+    if flaky:
+        parts.append(f"{flaky} flaky, passing in some runs")
     if pre:
         parts.append(f"{pre} pre-existing, failing at base too: not this change's doing")
     return "; baseline: " + ", ".join(parts)
@@ -80,9 +112,10 @@ def not_installed(result: CheckResult, command: str) -> CheckResult:
                                           f"(`{command}`)")
 
 
-def _classify_whole(result: CheckResult, base_ok: bool) -> CheckResult:
+def _classify_whole(result: CheckResult, base_ok: bool, base_output: str = "") -> CheckResult:
     label = (f"; baseline: {REGRESSION}, passes at base" if base_ok else
-             f"; baseline: {PRE_EXISTING}, fails at base too: not this change's doing")
+             f"; baseline: {PRE_EXISTING}, fails at base too: not this change's doing"
+             + install_hint(result.detail, base_output))
     return dataclasses.replace(result, summary=result.summary + label)
 
 
@@ -109,6 +142,7 @@ def run(
                 note = f"; baseline: the base does not install either (`{command}`)"
                 return {k: dataclasses.replace(r, summary=r.summary + note)
                         for k, r in failing.items()}
+        ws = dataclasses.replace(ws, sealed=True)  # later commands see it through an overlay
         if "install" in failing:
             out["install"] = _classify_whole(failing["install"], True)
         if "suite" in failing and test_command is not None:
@@ -121,5 +155,5 @@ def run(
                                          timeout=check.timeout or ws.timeout,
                                          log=ws.log(f"baseline-check-{check.name}"),
                                          wrap=ws.wrap)
-                out[check.name] = _classify_whole(failing[check.name], done.ok)
+                out[check.name] = _classify_whole(failing[check.name], done.ok, done.output)
     return out

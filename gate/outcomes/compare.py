@@ -2,7 +2,9 @@
 first suite run. A test that passed at base and does not run at head (not collected,
 deselected, renamed out of discovery) is a `tests-removed` finding at its base location; one
 that passed at base and is skipped or xfailed at head is a `skip-markers` finding at its head
-location. Tests keep their identity by name (a parametrised case by its full id).
+location. Tests keep their identity by name, and across moves and parametrisation by the
+looser names of `identity.py`. A test that the head did not collect because its module did not
+import is the suite's failure (its finding names the import error), not a removal.
 
 Only runners that report every test (pytest, cargo test, go test -v, node:test, nextest with
 every status line, and Jest, Vitest, Mocha and unittest through the gate's preloads, when their
@@ -16,8 +18,8 @@ import dataclasses
 from gate.engine.context import DiffContext
 from gate.lang import testdefs
 from gate.models import CheckResult, Finding
+from gate.outcomes import identity, junit
 from gate.outcomes.record import CaseResult, Counts
-from gate.outcomes.runners.reports import BY_FILE
 from gate.vcs import git
 
 NOT_RUN = "not-run-at-head"
@@ -35,12 +37,12 @@ def _place(case: CaseResult) -> tuple[str, int, str]:
     return case.file or "", case.line or 0, case.name
 
 
-def _by_name(counts: Counts) -> dict[tuple[str | None, str], CaseResult]:
+def _by_name(counts: Counts) -> dict[identity.Key, CaseResult]:
     """One case per identity (the name, and the file where the name does not say it); a
     passing one wins (a name the runner printed twice)."""
-    out: dict[tuple[str | None, str], CaseResult] = {}
+    out: dict[identity.Key, CaseResult] = {}
     for case in counts.cases:
-        key = (case.file if counts.runner in BY_FILE else None, case.name)
+        key = identity.key(counts.runner, case)
         if key not in out or case.outcome == "passed":
             out[key] = case
     return out
@@ -61,11 +63,13 @@ def _pinned(ctx: DiffContext, ref: str, case: CaseResult) -> CaseResult:
     """A case the runner gave no file (node:test's passing tests) pinned to its definition
     in a changed test file at `ref`, where one has its name; one with a file and no line
     (Jest, Vitest, Mocha; cargo's `tests::name`) to its definition in that file (its title,
-    under its describes; its function, under its modules)."""
+    under its describes; its function, under its modules), or in a changed file where that
+    file has none (cargo names a unit test by its crate's root, not by the module's file)."""
     if case.line is not None:
         return case
-    paths = ([case.file] if case.file is not None else
-             [f.path for f in ctx.files if ctx.is_test_file(f.path)])
+    changed = [f.path for f in ctx.files if f.path != case.file and (
+        case.file is not None or ctx.is_test_file(f.path))]
+    paths = [case.file, *changed] if case.file is not None else changed
     for path, text in ctx.read(ref, paths).items():
         if text is None:
             continue
@@ -97,6 +101,21 @@ def _skipped(ctx: DiffContext, cases: list[CaseResult]) -> list[Finding]:
     return out
 
 
+def _not_collected(head: Counts, gone: list[CaseResult]) -> tuple[list[CaseResult], str]:
+    """Of the tests `gone`, those the head did not collect because a module did not import
+    (in that module's file; every one where the session stopped at the error), and a note
+    for the suite's summary: these are the suite's failure, not removals."""
+    errors = [c for c in head.cases if c.outcome == "failed" and junit.not_collected(c)]
+    if not errors:
+        return gone, ""
+    stopped = head.passed == 0 and head.skipped == 0 and head.failed == len(errors)
+    files = {c.file for c in errors}
+    kept = [c for c in gone if not stopped and c.file not in files]
+    lost = len(gone) - len(kept)
+    why = errors[0].message.splitlines()[0][:200].removeprefix(junit.NOT_COLLECTED)
+    return kept, f"{lost} not collected: {why}" if lost else ""
+
+
 def compare(ctx: DiffContext, base: Counts, head: Counts | None) -> Comparison:
     if head is None:
         return Comparison()
@@ -106,10 +125,18 @@ def compare(ctx: DiffContext, base: Counts, head: Counts | None) -> Comparison:
         return Comparison(note=note)
     at_base, at_head = _by_name(base), _by_name(head)
     passed = [k for k, c in at_base.items() if c.outcome == "passed"]
-    gone = sorted((at_base[k] for k in passed if k not in at_head), key=_place)
-    skipped = sorted((at_head[k] for k in passed
-                      if k in at_head and at_head[k].outcome == "skipped"), key=_place)
-    note = f" (base {base.ran}: {len(gone)} no longer run)" if gone else ""
+    gone, matched = identity.still_running(
+        head.runner, (at_base[k] for k in passed if k not in at_head),
+        (c for k, c in at_head.items() if k not in at_base))
+    gone, uncollected = _not_collected(head, gone)
+    gone.sort(key=_place)
+    skipped = sorted([at_head[k] for k in passed
+                      if k in at_head and at_head[k].outcome == "skipped"] +
+                     [cases[0] for cases in matched.values()
+                      if all(c.outcome == "skipped" for c in cases)], key=_place)
+    notes = [*([uncollected] if uncollected else []),
+             *([f"{len(gone)} no longer run"] if gone else [])]
+    note = f" (base {base.ran}: {'; '.join(notes)})" if notes else ""
     return Comparison(tuple(_not_run(ctx, gone)), tuple(_skipped(ctx, skipped)), note)
 
 

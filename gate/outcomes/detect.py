@@ -4,10 +4,12 @@ from __future__ import annotations
 import glob
 import json
 import os
+import re
 import shlex
 
 from gate import toml
 from gate.execution import installer
+from gate.outcomes import test_needs
 
 
 def _exists(root: str, *names: str) -> bool:
@@ -42,27 +44,99 @@ def _dependency_group(data: dict[str, object], name: str) -> list[str] | None:
     return out
 
 
+def _uv_default_groups(data: dict[str, object]) -> set[str]:
+    tool = data.get("tool")
+    uv = tool.get("uv") if isinstance(tool, dict) else None
+    default = uv.get("default-groups") if isinstance(uv, dict) else None
+    return {g for g in default if isinstance(g, str)} if isinstance(default, list) else {"dev"}
+
+
 def _python_install(root: str) -> str:
+    data = _pyproject(root)
+    project = data.get("project")
+    extras = project.get("optional-dependencies", {}) if isinstance(project, dict) else {}
+    groups = data.get("dependency-groups")
+    wanted = test_needs.needs(root, set(extras) if isinstance(extras, dict) else set(),
+                              set(groups) if isinstance(groups, dict) else set())
     uv = installer.find_uv()
     if _exists(root, "uv.lock") and uv:
-        return f'UV_PROJECT_ENVIRONMENT="$VIRTUAL_ENV" {shlex.quote(uv)} sync --locked'
+        more = [*(f"--extra {shlex.quote(e)}" for e in wanted.extras),
+                *(f"--group {shlex.quote(g)}" for g in wanted.groups
+                  if g not in _uv_default_groups(data))]
+        return " ".join([f'UV_PROJECT_ENVIRONMENT="$VIRTUAL_ENV" {shlex.quote(uv)} sync '
+                         "--locked", *more])
     if _exists(root, "poetry.lock"):
         return "poetry install --no-interaction"
     pip = installer.pip_install()
     requirements = sorted(os.path.basename(p)
                           for p in glob.glob(os.path.join(root, "requirements*.txt")))
     if _exists(root, "pyproject.toml", "setup.py"):
-        data = _pyproject(root)
-        project = data.get("project")
-        extras = project.get("optional-dependencies", {}) if isinstance(project, dict) else {}
-        if isinstance(extras, dict) and "test" in extras:
-            return f"{pip} -e '.[test]'"
-        group = _dependency_group(data, "test")
-        if group is not None:
-            return " ".join([pip, "-e", ".", *(shlex.quote(r) for r in group)])
+        target = "." if not wanted.extras else shlex.quote(f".[{','.join(wanted.extras)}]")
+        grouped = [r for g in wanted.groups for r in _dependency_group(data, g) or []]
+        if wanted.extras or grouped:
+            return " ".join([pip, "-e", target, *(shlex.quote(r) for r in grouped)])
         reqs = "".join(f" -r {shlex.quote(r)}" for r in requirements)
         return f"{pip} -e .{reqs} pytest"
     return pip + "".join(f" -r {shlex.quote(r)}" for r in requirements) + " pytest"
+
+
+def _name(requirement: str) -> str:
+    return re.split(r"[\s<>=!~;\[(@]", requirement.strip(), maxsplit=1)[0].lower().replace(
+        "_", "-")
+
+
+def python_packages(root: str) -> set[str]:
+    """The distributions the detected install of a Python project names (not what they
+    depend on): the project's dependencies, the tests' extras and groups (and uv's default
+    groups under uv.lock), its requirements files where the command installs them, pytest
+    where it adds it. Empty for a project it installs with poetry (not read)."""
+    data = _pyproject(root)
+    project = data.get("project")
+    project = project if isinstance(project, dict) else {}
+    extras = project.get("optional-dependencies", {})
+    extras = extras if isinstance(extras, dict) else {}
+    groups = data.get("dependency-groups")
+    groups = groups if isinstance(groups, dict) else {}
+    wanted = test_needs.needs(root, set(extras), set(groups))
+    command = install_command(root) or ""
+    names = [r for r in project.get("dependencies", []) if isinstance(r, str)]
+    names += [r for e in wanted.extras for r in extras.get(e, []) if isinstance(r, str)]
+    chosen = set(wanted.groups) | (_uv_default_groups(data) if "sync --locked" in command
+                                   else set())
+    names += [r for g in sorted(chosen) for r in _dependency_group(data, g) or []]
+    for path in glob.glob(os.path.join(root, "requirements*.txt")):
+        if os.path.basename(path) in command:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                names += [line for line in f if line.strip() and line.strip()[0].isalnum()]
+    if command.endswith(" pytest"):
+        names.append("pytest")
+    return {_name(r) for r in names if _name(r)}
+
+
+def _pinned(path: str) -> bool:
+    with open(path, encoding="utf-8", errors="replace") as f:
+        lines = [line.split("#", 1)[0].strip() for line in f]
+    reqs = [line for line in lines if line and not line.startswith("-")]
+    return bool(reqs) and all("==" in r or "@" in r for r in reqs)
+
+
+def install_reason(root: str) -> str:
+    """Which installer the detected install of a Python project uses, and what decides the
+    versions it installs (for the install check's summary); "" for other projects."""
+    if not is_python(root):
+        return ""
+    uv = installer.find_uv() is not None
+    if _exists(root, "uv.lock"):
+        return ("uv: uv.lock decides the versions" if uv else
+                "pip: uv is not found (or GATE_NO_UV is set), so uv.lock is not read and the "
+                "versions are the newest the project allows; install uv for the locked ones")
+    if _exists(root, "poetry.lock"):
+        return "poetry: poetry.lock decides the versions"
+    tool = "uv pip" if uv else "pip (uv not found)"
+    pins = glob.glob(os.path.join(root, "requirements*.txt"))
+    if pins and all(_pinned(p) for p in pins):
+        return f"{tool}: the pins of the requirements files decide the versions"
+    return f"{tool}: no lockfile, so the newest versions the project allows"
 
 
 def install_command(root: str) -> str | None:

@@ -18,6 +18,22 @@ def _display_name(classname: str, name: str, file: str | None) -> str:
     return f"{classname}::{name}" if classname else name
 
 
+NOT_COLLECTED = "not collected: "  # how a module that pytest could not collect is told
+_COLLECTION = "collection failure"  # pytest's message for it
+
+
+def not_collected(case: CaseResult) -> bool:
+    return case.message.startswith(NOT_COLLECTED)
+
+
+def _collection_error(text: str) -> str:
+    """The error that stopped a module's collection: "ModuleNotFoundError: No module named
+    'dateutil'" (the last of pytest's `E` lines), else the text's last line."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    errors = [line[1:].strip() for line in lines if line.startswith("E ")]
+    return NOT_COLLECTED + (errors[-1] if errors else lines[-1] if lines else _COLLECTION)
+
+
 def _seconds(text: str | None) -> float | None:
     try:
         return float(text) if text is not None else None
@@ -42,11 +58,14 @@ def parse(path: str) -> list[CaseResult] | None:
             if child.tag in ("failure", "error"):
                 outcome = "failed"
                 message = child.get("message") or (child.text or "").strip()
+                if message == _COLLECTION and file:
+                    message = _collection_error(child.text or "")
                 break
             if child.tag == "skipped":
                 outcome = "skipped"
                 message = child.get("message") or ""
-        name = _display_name(case.get("classname", ""), case.get("name", ""), file)
+        name = (file if file and message.startswith(NOT_COLLECTED) else
+                _display_name(case.get("classname", ""), case.get("name", ""), file))
         outcomes.append(CaseResult(name, file, line, outcome, message[:500],
                                    _seconds(case.get("time"))))
     return outcomes

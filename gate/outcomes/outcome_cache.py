@@ -1,9 +1,13 @@
 """The base outcomes kept between runs, under the user's cache directory
 (`$XDG_CACHE_HOME/gate/base-outcomes`, default `~/.cache/gate/...`; `$GATE_CACHE_DIR/...`
-where that is set, as the Action does for its cache step), keyed by the base SHA,
-the install and test commands and the format of the entry: a second change against the same
-base pays nothing. Only the gate's own process reads and writes it; entries are written
-whole (a temporary file renamed into place), and one that does not read back is a miss."""
+where that is set, as the Action does for its cache step), keyed by everything that decides
+the base's outcomes: the base SHA, the install and test commands as they run (detected from
+the base's files where the config gives none), the tools that run them
+(`toolchain.identity`: the installer and its version, the interpreter, the platform, the
+gate's version) and the format of the entry. A second change against the same base pays
+nothing; a run with other tools or commands runs the base again. Only the gate's own process
+reads and writes it; entries are written whole (a temporary file renamed into place), and one
+that does not read back is a miss."""
 from __future__ import annotations
 
 import contextlib
@@ -13,12 +17,18 @@ import os
 import tempfile
 from typing import Any
 
+from gate.execution import toolchain
+from gate.outcomes import detect
+from gate.vcs import git
+
 # 2: per-test seconds; 3: the pytest plugins the base loaded; 4: Jest, Vitest, Mocha, unittest
 # and nextest name every test; 5: the site hooks the base's install made; 6: pytest's own
-# plugins listed too (a list without them would read as the head loading them all)
-FORMAT = 6
+# plugins listed too (a list without them would read as the head loading them all); 7: keyed
+# by the resolved commands and the tools, a module pytest could not collect named by its file
+FORMAT = 7
 
 
+_WORKFLOWS = ".github/workflows/"  # where detection also reads the tests' extras
 CACHE_DIR = "GATE_CACHE_DIR"  # the gate's own: judged commands do not get it (clean_env)
 
 
@@ -42,10 +52,31 @@ def made() -> str | None:
     return where
 
 
-def key(base_sha: str, install: str | None, test: str | None, part: str = "") -> str:
-    """The entry's name; `part` is what else its outcomes depend on (a shard's share)."""
-    text = json.dumps([FORMAT, base_sha, install, test, *([part] if part else [])])
+def key(repo: str, base_sha: str, install: str | None, test: str | None,
+        part: str = "") -> str:
+    """The entry's name, for the configured commands (None: detected from the base's files);
+    `part` is what else its outcomes depend on (a shard's share)."""
+    install, test = _resolved(repo, base_sha, install, test)
+    text = json.dumps([FORMAT, base_sha, install, test, toolchain.identity(),
+                       *([part] if part else [])])
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _resolved(repo: str, base_sha: str, install: str | None, test: str | None,
+              ) -> tuple[str | None, str | None]:
+    """The commands as the base's run will have them: what the config gives, else what the
+    base's top files and workflows imply (all that detection reads), without a checkout."""
+    if install is not None and test is not None:
+        return install, test
+    names = git.top_files(repo, base_sha) + [
+        p for p in git.ls_files(repo, base_sha) if p.startswith(_WORKFLOWS)]
+    with tempfile.TemporaryDirectory(prefix="gate-base-files-") as root:
+        os.makedirs(os.path.join(root, _WORKFLOWS))
+        for name, blob in git.read_blobs(repo, base_sha, names).items():
+            if blob is not None and os.path.dirname(name) in ("", _WORKFLOWS.rstrip("/")):
+                with open(os.path.join(root, name), "wb") as f:
+                    f.write(blob)
+        return (install or detect.install_command(root), test or detect.test_command(root))
 
 
 def load(name: str) -> dict[str, Any] | None:

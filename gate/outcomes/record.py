@@ -27,6 +27,16 @@ class Plugin:
 
 
 @dataclasses.dataclass(frozen=True)
+class Tampering:
+    """A part of the test framework that a session found changed (`gate_fingerprint`):
+    `replaced` or `removed` while it ran, or `foreign`, code of the checkout in its place."""
+    name: str  # _pytest.reports.TestReport.outcome
+    what: str  # replaced | removed | foreign
+    file: str | None = None  # where the replacement was defined
+    line: int | None = None
+
+
+@dataclasses.dataclass(frozen=True)
 class Counts:
     runner: str  # a key of gate.outcomes.reading.PARSERS
     passed: int
@@ -36,6 +46,7 @@ class Counts:
     complete: bool = True
     unit: str = "tests"  # "packages" where a runner only reports those
     plugins: tuple[Plugin, ...] | None = None  # pytest: what its sessions loaded (None: unknown)
+    tampered: tuple[Tampering, ...] = ()  # pytest: the framework changed under its sessions
 
     @property
     def ran(self) -> int:
@@ -65,5 +76,6 @@ def counts_from_json(data: dict[str, Any]) -> Counts:
     fields = dict(data)
     cases = tuple(CaseResult(**c) for c in fields.pop("cases"))
     plugins = fields.pop("plugins", None)
-    return Counts(**fields, cases=cases,
+    tampered = tuple(Tampering(**t) for t in fields.pop("tampered", ()))
+    return Counts(**fields, cases=cases, tampered=tampered,
                   plugins=None if plugins is None else tuple(Plugin(**p) for p in plugins))

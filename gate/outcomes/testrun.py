@@ -81,7 +81,8 @@ def run_tests(
         # An interpreter outside the fresh environment, with PYTHONPATH replaced, could not
         # import the gate's session plugin: run again without it (one report for the last
         # pytest session, as pytest alone writes).
-        completed = _run(ws, command, pytest_runner.without_plugin(env), report, log)
+        again = log[:-len(".log")] + "-again.log" if log else None  # a log is made new
+        completed = _run(ws, command, pytest_runner.without_plugin(env), report, again)
     counts = results.read(completed.output, report)
     running = pytest_runner.running(report) if completed.timed_out else None
     return TestRun(completed, _relative(locate(counts, ws.checkout), ws.checkout)

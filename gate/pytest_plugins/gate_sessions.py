@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+pytest_plugins = ("gate_fingerprint",)  # the framework's fingerprint, taken as early as this
 _HERE = os.path.dirname(os.path.abspath(__file__))  # the gate's own plugins
 # id(plugin manager) -> identity -> what is known of the plugin: per session, so that a
 # session a test starts in-process (pytester, pytest.main) does not add its plugins

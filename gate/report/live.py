@@ -34,9 +34,10 @@ def one_line(text: str) -> str:
 class PlainProgress(Progress):
     """A line per step of a long check, and each check's line once, at its end."""
 
-    def __init__(self, stream: TextIO, colour: bool = False) -> None:
+    def __init__(self, stream: TextIO, colour: bool = False, owns_stream: bool = False) -> None:
         self.stream = stream
         self.colour = colour
+        self.owns_stream = owns_stream  # closed with the progress (the hook's /dev/tty)
         self.shown: set[str] = set()
 
     def step(self, check_id: str, what: str) -> None:
@@ -47,7 +48,8 @@ class PlainProgress(Progress):
         print(text.check_line(result, self.colour), file=self.stream, flush=True)
 
     def close(self) -> None:
-        pass
+        if self.owns_stream:
+            self.stream.close()
 
 
 class Quiet(PlainProgress):
@@ -64,8 +66,8 @@ class LiveProgress(PlainProgress):
     """One line, rewritten in place, for the checks that are running."""
 
     def __init__(self, stream: TextIO, colour: bool = True, interval: float = 1.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        super().__init__(stream, colour)
+                 clock: Callable[[], float] = time.monotonic, owns_stream: bool = False) -> None:
+        super().__init__(stream, colour, owns_stream)
         self._clock = clock
         self._running: dict[str, tuple[float, str]] = {}  # id: (start, what it does)
         self._lock = threading.Lock()
@@ -118,6 +120,7 @@ class LiveProgress(PlainProgress):
             if self._running:
                 self.stream.write(CLEAR_LINE)
                 self.stream.flush()
+        super().close()
 
 
 def _width(stream: TextIO) -> int:
@@ -133,13 +136,14 @@ def is_live(stream: TextIO, environ: Mapping[str, str]) -> bool:
     return stream.isatty() and not environ.get("NO_COLOR") and not environ.get("CI")
 
 
-def for_stream(stream: TextIO | None = None,
-               environ: Mapping[str, str] | None = None) -> PlainProgress:
+def for_stream(stream: TextIO | None = None, environ: Mapping[str, str] | None = None,
+               owns_stream: bool = False) -> PlainProgress:
     stream = stream or sys.stderr
     environ = os.environ if environ is None else environ
     colour = wants_colour(stream, environ)
-    return LiveProgress(stream, colour) if is_live(stream, environ) else PlainProgress(
-        stream, colour)
+    if is_live(stream, environ):
+        return LiveProgress(stream, colour, owns_stream=owns_stream)
+    return PlainProgress(stream, colour, owns_stream)
 
 
 def same_place(a: TextIO, b: TextIO) -> bool:

@@ -12,7 +12,7 @@ import dataclasses
 import time
 from collections.abc import Sequence
 
-from gate.checks import base_tests, install, suite, user
+from gate.checks import base_tests, install, pinned, suite, user
 from gate.engine import redact, runner, runtime
 from gate.engine.change import Options, prepare
 from gate.engine.progress import Progress
@@ -195,7 +195,7 @@ def merge(paths: Sequence[str], repo: str = ".", strict: bool | None = None,
     runs = _runs(shards)
     wanted = max(len(s.runs) for s in shards) or change.config.runs
     results = {install.ID: _worst(shards, install.ID), suite.ID: _suite(shards, runs, wanted),
-               base_tests.ID: next(c for c in first.report.checks if c.id == base_tests.ID)}
+               **{c.id: c for c in first.report.checks if c.id in (base_tests.ID, pinned.ID)}}
     by_id = {r.id: r for r in first.report.checks}
     results.update({c.name: by_id.get(c.name) or user.skipped(c, "not in shard 1's report")
                     for c in change.config.checks})

@@ -24,16 +24,29 @@ from gate.outcomes import scoped_command
 from gate.trials.trial import Trial
 
 
+def _layered(ws: Workspace) -> bool:
+    """Whether every command sees `ws`'s installed checkout through an overlay of its own
+    (the sealed boundary): then the install's checkout itself is a fresh one for each
+    trial, node_modules and build output included, and no copy is needed."""
+    return ws.sealed and ws.boundary.overlays
+
+
 def checkouts(repo: str, sha: str, ws: Workspace, root: str, n: int,
               name: str = "checkout") -> list[Workspace]:
-    """`ws` and n - 1 more checkouts of `sha` under `root`, sharing `ws`'s environment."""
+    """`ws` and n - 1 more checkouts of `sha` under `root`, sharing `ws`'s environment; in
+    the sealed boundary, `ws` n times (each command's overlay keeps them apart)."""
+    if _layered(ws):
+        return [ws] * n
     extra = [workspace.checkout(repo, sha, os.path.join(root, f"{name}-{i}"))
              for i in range(2, n + 1)]
     return [ws, *(dataclasses.replace(ws, checkout=path) for path in extra)]
 
 
 def fresh(repo: str, sha: str, ws: Workspace, root: str, name: str) -> Workspace:
-    """A new checkout of `sha` at `root/name`, sharing `ws`'s environment."""
+    """A new checkout of `sha` at `root/name`, sharing `ws`'s environment; in the sealed
+    boundary, `ws` itself (each command starts from the install's state)."""
+    if _layered(ws):
+        return ws
     path = workspace.checkout(repo, sha, os.path.join(root, name))
     return dataclasses.replace(ws, checkout=path)
 

@@ -21,24 +21,38 @@ def _git_exe() -> str:
     return exe
 
 
+# For git run on a checkout that judged code has worked in: no program its config could
+# name runs as the gate. Inside the boundary the checkout's `.git` is read-only, so its config
+# is the gate's own clone's; these pins hold besides: no fsmonitor, hook, untracked cache, and
+# no system or global config (the checkout is the gate's own, made with none of it needed).
+CHECKOUT_PINS = ("-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null",
+                 "-c", "core.untrackedCache=false", "-c", "diff.external=",
+                 "-c", "core.pager=cat")
+CHECKOUT_ENV = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}
+
 INDEX = ""  # the ref that names the index: `git cat-file` reads `:path` from it
 
 
-def _env(index: bool) -> dict[str, str]:
+def _env(index: bool, index_file: str | None = None) -> dict[str, str]:
     """No hook variables, but the index a hook was given (`git commit -a` stages into a
-    temporary one) when the index itself is read."""
+    temporary one) when the index itself is read, or `index_file`: one of the gate's own."""
     env = gate_git_env()
-    if index and "GIT_INDEX_FILE" in os.environ:
+    if index_file is not None:
+        env["GIT_INDEX_FILE"] = index_file
+    elif index and "GIT_INDEX_FILE" in os.environ:
         env["GIT_INDEX_FILE"] = os.path.abspath(os.environ["GIT_INDEX_FILE"])
     return env
 
 
 def run(repo: str, *args: str, check: bool = True, input: bytes | None = None,
-        index: bool = False) -> bytes:
-    """Run git in `repo` without the hook variables; raise GitError on failure if `check`."""
+        index: bool = False, index_file: str | None = None, judged: bool = False) -> bytes:
+    """Run git in `repo` without the hook variables; raise GitError on failure if `check`.
+    `index_file`: a temporary index of the gate's own instead of the repository's.
+    `judged`: `repo` is a checkout the judged code has worked in (`CHECKOUT_PINS`)."""
+    pins = CHECKOUT_PINS if judged else ()
     proc = subprocess.run(
-        [_git_exe(), "-C", repo, *args],
-        env=_env(index),
+        [_git_exe(), *pins, "-C", repo, *args],
+        env={**_env(index, index_file), **(CHECKOUT_ENV if judged else {})},
         input=input,
         capture_output=True,
         stdin=None if input is not None else subprocess.DEVNULL,
@@ -124,13 +138,20 @@ def ls_files(repo: str, ref: str) -> list[str]:
     return [p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p]
 
 
+def top_files(repo: str, ref: str) -> list[str]:
+    """The files at the top of `ref`'s tree (not its directories)."""
+    out = run(repo, "ls-tree", "-z", "--full-tree", ref)
+    entries = [e.decode("utf-8", "surrogateescape") for e in out.split(b"\0") if e]
+    return [e.split("\t", 1)[1] for e in entries if e.split(" ", 2)[1] == "blob"]
+
+
 def worktree_changes(checkout: str) -> list[str]:
     """Files of a checkout's work tree that differ from its commit: untracked ones (ignored
     ones too, but not what installs make by the thousand: node_modules, .venv, caches) and
     modified or deleted tracked ones."""
     skipped = [f"--exclude={d}" for d in ("node_modules", ".venv", "__pycache__", ".tox",
                                           "*.egg-info", ".git")]
-    out = run(checkout, "ls-files", "-z", "--others", "--modified", *skipped)
+    out = run(checkout, "ls-files", "-z", "--others", "--modified", *skipped, judged=True)
     return list(dict.fromkeys(p for p in out.decode("utf-8", "surrogateescape").split("\0")
                               if p))
 

@@ -32,6 +32,7 @@ class FakeGitHub:
     def __init__(self) -> None:
         self.requests: list[Request] = []
         self.pulls: dict[int, str] = {}
+        self.opened: list[dict[str, Any]] = []  # the bodies of POST /pulls
         self.check_runs: dict[int, dict[str, Any]] = {}
         self.statuses: dict[str, list[dict[str, Any]]] = {}
         self.comments: dict[int, dict[str, Any]] = {}
@@ -141,6 +142,7 @@ class FakeGitHub:
         return [
             ("GET", r"", lambda r: (200, self._repo(), {})),
             ("GET", r"/pulls/(\d+)", self._pull),
+            ("POST", r"/pulls", self._create_pull),
             ("POST", r"/check-runs", self._create_run),
             ("GET", r"/check-runs/(\d+)", lambda r, i: self._run_or_404(int(i))),
             ("PATCH", r"/check-runs/(\d+)", self._update_run),
@@ -173,6 +175,17 @@ class FakeGitHub:
         return 200, {"number": n, "url": f"{self._repo_url}/pulls/{n}", "state": "open",
                      "head": {"sha": self.pulls[n], "ref": "change"},
                      "base": {"sha": "0" * 40, "ref": "main"}}, {}
+
+    def _create_pull(self, r: Request) -> tuple[int, Any, dict[str, str]]:
+        """A new pull request, its head SHA unknown to the fake (`opened` records the body)."""
+        n = max(self.pulls, default=0) + 1
+        self.pulls[n] = "0" * 40
+        self.opened.append(r.body)
+        return 201, {"number": n, "url": f"{self._repo_url}/pulls/{n}",
+                     "html_url": f"{self.origin}/{REPO}/pull/{n}", "state": "open",
+                     "title": r.body["title"], "body": r.body.get("body"),
+                     "head": {"sha": "0" * 40, "ref": r.body["head"]},
+                     "base": {"sha": "0" * 40, "ref": r.body["base"]}}, {}
 
     def _issue(self, n: int) -> dict[str, Any]:
         return {"number": n, "url": f"{self._repo_url}/issues/{n}",

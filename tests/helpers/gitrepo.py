@@ -1,10 +1,13 @@
 """Real git repositories for tests: a base commit, then a head commit on a branch."""
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
+
+import pytest
 
 
 class Repo:
@@ -70,3 +73,22 @@ def make_change(
     repo.branch("change")
     head_sha = repo.commit(head, "head")
     return repo, base_sha, head_sha
+
+
+@contextlib.contextmanager
+def isolated_home(home: Path, wheelhouse: Path | None = None) -> Iterator[pytest.MonkeyPatch]:
+    """What conftest's `isolated_git` (and, given the wheelhouse, `offline_pip`) set, for
+    module-scoped fixtures, which run before the function-scoped ones."""
+    with pytest.MonkeyPatch.context() as mp:
+        home.mkdir(parents=True, exist_ok=True)
+        (home / ".gitconfig").write_text("[user]\n\tname = Test\n\temail = test@example.com\n"
+                                         "[init]\n\tdefaultBranch = main\n")
+        mp.setenv("HOME", str(home))
+        mp.setenv("XDG_CACHE_HOME", str(home / ".cache"))
+        mp.setenv("GIT_CONFIG_NOSYSTEM", "1")
+        mp.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
+        if wheelhouse is not None:
+            mp.setenv("PIP_FIND_LINKS", str(wheelhouse))
+            mp.setenv("PIP_NO_INDEX", "1")
+            mp.setenv("PIP_DISABLE_PIP_VERSION_CHECK", "1")
+        yield mp

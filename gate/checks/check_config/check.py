@@ -1,6 +1,7 @@
 """check-config: changes that can weaken the checks themselves, compared as parsed data."""
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import posixpath
 from collections.abc import Callable
@@ -8,6 +9,7 @@ from typing import Any
 
 from gate import toml
 from gate.checks.check_config import (
+    build_files,
     config_diff,
     handlers,
     justfile,
@@ -16,6 +18,7 @@ from gate.checks.check_config import (
     python_config_diff,
     taskfile,
     tsconfig_diff,
+    workflow_diff,
 )
 from gate.checks.check_config.config_diff import RuledWeakening
 from gate.checks.common import from_findings
@@ -23,25 +26,31 @@ from gate.engine.context import DiffContext
 from gate.lang import generated
 from gate.models import CheckResult, Finding
 from gate.vcs import git
+from gate.vcs.diff import ChangedFile
 
 ID = "check-config"
 TITLE = "Checks not weakened"
 EXPLANATION = """\
 Flags changes to what decides how the code is checked: pytest, mypy, ruff, coverage and flake8
-options (pyproject.toml, pytest.ini, tox.ini, setup.cfg, .coveragerc), what runs the tests (tox in
-tox.ini, setup.cfg or `[tool.tox]`, hatch environments, pdm scripts, poe tasks, nox sessions'
-`session.run` commands, Cargo.toml's `autotests`, `test = false` and `[[test]]` `harness` switches:
-rules `tox-config`, `hatch-config`, `pdm-scripts`, `poe-tasks`, `nox-session`, `cargo-test`),
-package.json test, build and lint scripts and every script they run, Jest/Vitest/Mocha/Playwright
-configs, tsconfig strictness, the `test` and `check` recipes of a Makefile, justfile or
-Taskfile.yml (and of any target that runs a test runner, such as `go test` with its flags),
-pre-commit hooks removed or narrowed, conftest.py hooks that change collection or reporting, CI
-workflows (a job or step removed, continue-on-error, a new `if:`, a changed `run:`), the gate's own
-step in a workflow (its inputs, continue-on-error, its removal: rule `gate-step`) and the gate's
-own config. Files are compared as parsed data, so reformatting raises nothing and each finding
-shows the old and the new value. A reviewer cares because the easiest way to make checks pass is to
-check less. Resolve it by reverting the change, or by explaining in the pull request why the new
-setting is right; changes to the gate's config only take effect once merged."""
+options (pyproject.toml, pytest.toml, pytest.ini, tox.ini, setup.cfg, .coveragerc), what runs the
+tests (tox in tox.ini, setup.cfg or `[tool.tox]`, hatch environments, pdm scripts, poe tasks, nox
+sessions' `session.run` commands, Cargo.toml's `autotests`, `test = false` and `[[test]]` `harness`
+switches: rules `tox-config`, `hatch-config`, `pdm-scripts`, `poe-tasks`, `nox-session`,
+`cargo-test`), package.json test, build and lint scripts and every script they run,
+Jest/Vitest/Mocha/Playwright configs, lint rules in package.json's `xo` and `eslintConfig` keys and
+in `.golangci.yml` (rules `lint-config`, `golangci-config`), tsconfig strictness, the `test` and
+`check` recipes of a Makefile, justfile or Taskfile.yml (and of any target that runs a test runner,
+such as `go test` with its flags), pre-commit hooks removed or narrowed, conftest.py hooks that
+change collection or reporting, CI workflows (a job or step removed, continue-on-error, a new
+`if:`, a changed `run:`), the gate's own step in a workflow (its inputs, continue-on-error, its
+removal: rule `gate-step`), the gate's own config, and a build or packaging file deleted or
+emptied (setup.py, setup.cfg, pyproject's `[build-system]`, all of package.json's scripts,
+Cargo.toml, go.mod, a Makefile, tox.ini, noxfile.py: rules `build-file-removed`,
+`build-system-removed`, `package-scripts-removed`). Files are compared as parsed data, so
+reformatting raises nothing and each finding shows the old and the new value. A reviewer cares
+because the easiest way to make checks pass is to check less. Resolve it by reverting the change,
+or by explaining in the pull request why the new setting is right; changes to the gate's config
+only take effect once merged."""
 
 MAKEFILES = ("Makefile", "makefile", "GNUmakefile")
 JUSTFILES = ("justfile", "Justfile", ".justfile")
@@ -78,11 +87,15 @@ def handler_for(path: str, paths: Callable[[], list[str]] = list,
         return None
     by_name: dict[str, Handler] = {
         "pyproject.toml": _python(toml.loads, python_config_diff.pyproject),
+        "pytest.toml": _python(toml.loads, python_config_diff.pytest_toml),
+        ".pytest.toml": _python(toml.loads, python_config_diff.pytest_toml),
         "package.json": handlers.parsed(handlers.json_object, handlers.package_json),
         "conftest.py": handlers.conftest,
         ".pre-commit-config.yaml": handlers.precommit(paths),
         "Cargo.toml": handlers.parsed(toml.loads, handlers.cargo_manifest),
         "noxfile.py": handlers.parsed(noxfile.parse, handlers.nox_sessions),
+        ".golangci.yml": handlers.parsed(workflow_diff.load, handlers.golangci),
+        ".golangci.yaml": handlers.parsed(workflow_diff.load, handlers.golangci),
     }
     if name in MAKEFILES:
         return handlers.parsed(makefile.parse, handlers.makefile_recipes)
@@ -119,9 +132,65 @@ def run(ctx: DiffContext) -> CheckResult:
     base, head = ctx.read(ctx.base, changed), ctx.read(ctx.head, changed)
     findings: list[Finding] = []
     for f, handler in files:
-        findings.extend(handler(f.path, _decode(base[f.path]), _decode(head[f.path]), f))
+        new = _decode(head[f.path])
+        found = handler(f.path, _decode(base[f.path]), new, f)
+        findings.extend(_restructured(f, [_pinned(x, f, new or "") for x in found]))
+    findings.extend(build_files.findings(ctx))
     return from_findings(ID, TITLE, findings, clean="no change to test, lint or CI configuration",
                          found="{n} change(s) that can weaken the checks")
+
+
+# Rules whose line the handler chose on purpose: the line the parser names for a file that does not
+# parse, a make target's header (its recipe is what follows), a workflow's key by its YAML path,
+# a tsconfig option removed at the compilerOptions that held it
+_PINNED_BY_HANDLER = ("config-unparsable", "makefile", "workflow", "gate-step", "tsconfig")
+RESTRUCTURE = 6  # this many settings of one kind changed in one file read as one restructure
+
+
+def _indent(text: str) -> int:
+    return len(text) - len(text.lstrip())
+
+
+def _pinned(finding: Finding, f: ChangedFile, new: str) -> Finding:
+    """A finding on a line the change did not touch moved to the line that changed: inside a
+    multi-line value (tox's `deps =` with the URL changed on its 9th line), the first changed
+    line of the value; a removed key, which has no head line, at the file's first change."""
+    if finding.line in f.added or not f.added or finding.rule in _PINNED_BY_HANDLER:
+        return finding
+    lines = new.split("\n")
+    if 0 < finding.line <= len(lines) and finding.line != 1:
+        top = _indent(lines[finding.line - 1])
+        for number in range(finding.line + 1, len(lines) + 1):
+            text = lines[number - 1]
+            if text.strip() and _indent(text) <= top:
+                break
+            if number in f.added:
+                return dataclasses.replace(finding, line=number, end_line=None)
+        return finding
+    return dataclasses.replace(finding, line=min(f.added), end_line=None)
+
+
+def _restructured(f: ChangedFile, found: list[Finding]) -> list[Finding]:
+    """Many settings of one kind changed in one file at once: one finding that lists them, at
+    the first changed line, not one per key (84 findings for one moved table)."""
+    by_rule: dict[str, list[Finding]] = {}
+    for finding in found:
+        by_rule.setdefault(finding.rule, []).append(finding)
+    out: list[Finding] = []
+    for rule, group in by_rule.items():
+        if len(group) < RESTRUCTURE:
+            out.extend(group)
+            continue
+        shown = "; ".join(g.message.split("; ")[0] for g in group[:3])
+        line = min((g.line for g in group if g.line in f.added), default=group[0].line)
+        out.append(Finding(f.path, line, rule, f"{len(group)} settings changed at once (a "
+                           f"restructure): {shown}; and {len(group) - 3} more; review the "
+                           "file's before and after", severity=max(
+                               (g.severity for g in group), key=_SEVERITIES.index)))
+    return out
+
+
+_SEVERITIES = ("notice", "warning", "error")
 
 
 def _decode(blob: bytes | None) -> str | None:

@@ -67,6 +67,34 @@ def show(value: object, limit: int = 80) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
+def show_change(old: object, new: object, limit: int = 80) -> str:
+    """`old -> new` for a message, readable when the values are long: each whole when both fit,
+    else only where they differ, the common start and end elided to a little context (a long
+    tox `deps` changed in its middle), never both cut at the same place."""
+    if show(old, limit) == show(old, 10**9) and show(new, limit) == show(new, 10**9):
+        return f"{show(old)} -> {show(new)}"
+    if old is ABSENT or new is ABSENT:
+        return f"{show(old, limit)} -> {show(new, limit)}"
+    a, b = (json.dumps(v, default=str, ensure_ascii=False) for v in (old, new))
+    start = 0
+    while start < min(len(a), len(b)) and a[start] == b[start]:
+        start += 1
+    end = 0
+    while end < min(len(a), len(b)) - start and a[-1 - end] == b[-1 - end]:
+        end += 1
+    context = 20
+    left = max(0, start - context)
+
+    def part(text: str) -> str:
+        middle = text[start:len(text) - end]
+        if len(middle) > limit:
+            middle = middle[:limit - 1] + "…"
+        tail = text[len(text) - end:][:context]
+        return ("…" if left else "") + text[left:start] + middle + tail + (
+            "…" if end > context else "")
+    return f"{part(a)} -> {part(b)}"
+
+
 def dig(data: Mapping[str, object], dotted: str) -> dict[str, object]:
     """The table at a dotted path (`tool.ruff`), {} when absent or not a table."""
     node: object = data

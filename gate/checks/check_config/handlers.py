@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import configparser
 import json
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from ruamel.yaml.error import YAMLError
@@ -21,7 +22,7 @@ from gate.checks.check_config import (
     tsconfig_diff,
     workflow_diff,
 )
-from gate.checks.check_config.config_diff import ABSENT, RuledWeakening, show
+from gate.checks.check_config.config_diff import ABSENT, RuledWeakening
 from gate.models import Finding, Severity
 from gate.vcs import attributes
 from gate.vcs.diff import ChangedFile
@@ -30,6 +31,7 @@ Handler = Callable[[str, str | None, str | None, ChangedFile], "list[Finding]"]
 Table = dict[str, object]
 
 RUNNER_KEYS = ("jest", "mocha", "ava", "c8", "nyc", "vitest")
+LINT_KEYS = ("xo", "eslintConfig")  # linters configured in package.json: rules turned off there
 PARSE_ERRORS = (ValueError, configparser.Error, YAMLError)  # TOML and JSON errors are ValueErrors
 P = TypeVar("P")
 WEAKEN_NOTE = python_config_diff.WEAKEN_NOTE
@@ -40,9 +42,15 @@ def _finding(path: str, line: int, rule: str, message: str,
     return Finding(path=path, line=line, rule=rule, severity=severity, message=message)
 
 
+_ERROR_LINE = re.compile(r"\bline (\d+)")  # where tomllib, json, YAML and configparser say
+
+
 def _unparsable(path: str, error: Exception) -> list[Finding]:
+    """One finding at the line the parser names (else line 1)."""
     reason = " ".join(str(error).split())[:160]
-    return [_finding(path, 1, "config-unparsable", f"{path} does not parse at head ({reason}): "
+    at = _ERROR_LINE.search(str(error))
+    line = int(at.group(1)) if at else 1
+    return [_finding(path, line, "config-unparsable", f"{path} does not parse at head ({reason}): "
                      "the gate cannot compare it with the base; fix the file")]
 
 
@@ -94,16 +102,37 @@ def package_json(path: str, base: Table, head: Table, new: str) -> list[Finding]
         if before != after:
             via = "" if callers[name] == name else f' (run by "{callers[name]}")'
             out.append(_finding(path, config_diff.json_line(new, ["scripts", name]),
-                                "package-scripts", f'script "{name}"{via}: {show(before)} -> '
-                                f"{show(after)}; {WEAKEN_NOTE}"))
+                                "package-scripts", f'script "{name}"{via}: '
+                                f"{config_diff.show_change(before, after)}; {WEAKEN_NOTE}"))
     for key in RUNNER_KEYS:
         before_table = {key: base[key]} if key in base else {}
         after_table = {key: head[key]} if key in head else {}
         for ch in config_diff.changes(before_table, after_table):
             line = config_diff.json_line(new, ch.key.split("."))
             out.append(_finding(path, line, "test-runner-config",
-                                f"{ch.key}: {show(ch.old)} -> {show(ch.new)}; {WEAKEN_NOTE}"))
+                                f"{ch.key}: {config_diff.show_change(ch.old, ch.new)}; "
+                                f"{WEAKEN_NOTE}"))
+    for key in LINT_KEYS:
+        before_table = {key: base[key]} if key in base else {}
+        after_table = {key: head[key]} if key in head else {}
+        for ch in config_diff.changes(before_table, after_table):
+            out.append(_finding(path, config_diff.json_line(new, ch.key.split(".")),
+                                "lint-config", f"{ch.key}: "
+                                f"{config_diff.show_change(ch.old, ch.new)}; {WEAKEN_NOTE}"))
     return out
+
+
+def yaml_line(text: str, keys: Sequence[str]) -> int:
+    """The line of the deepest of the nested `keys` found in a YAML text, else 1."""
+    steps = [re.compile(rf"^\s*(?:-\s*)?[\"']?{re.escape(key)}[\"']?\s*:") for key in keys]
+    return config_diff.line_of(text, steps) or 1
+
+
+def golangci(path: str, base: Table, head: Table, new: str) -> list[Finding]:
+    """golangci-lint's config: linters, their settings, exclusions, compared as parsed data."""
+    return [_finding(path, yaml_line(new, ch.key.split(".")), "golangci-config",
+                     f"{ch.key}: {config_diff.show_change(ch.old, ch.new)}; {WEAKEN_NOTE}")
+            for ch in config_diff.changes(base, head)]
 
 
 def _first_line(f: ChangedFile) -> int:

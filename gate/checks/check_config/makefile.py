@@ -12,7 +12,7 @@ import dataclasses
 import re
 import shlex
 
-from gate.checks.check_config.config_diff import Weakening
+from gate.checks.check_config.config_diff import Weakening, show_change
 
 WATCHED = ("test", "check")
 # a target of any name whose recipe runs a test runner is watched too (`ci: go test ./...`)
@@ -150,6 +150,11 @@ def _watched(makefile: Makefile) -> dict[str, str]:
     return found
 
 
+def watched_recipes(makefile: Makefile) -> list[str]:
+    """The commands of the watched targets' recipes (`test`, `check`, what they run)."""
+    return [command for target in _watched(makefile) for command in makefile.rules[target].recipe]
+
+
 def _used(makefile: Makefile, targets: dict[str, str]) -> dict[str, str]:
     """Variable -> the watched target whose recipe or prerequisites use it."""
     used: dict[str, str] = {}
@@ -177,7 +182,8 @@ def compare(base: Makefile, head: Makefile) -> list[Weakening]:
             out.append((1, f"{what} removed"))
             continue
         if old.recipe != new.recipe:
-            out.append((new.line, f"{what}: recipe {_show(old.recipe)} -> {_show(new.recipe)}"))
+            out.append((new.line, f"{what}: recipe " + show_change(
+                " && ".join(old.recipe) or "(none)", " && ".join(new.recipe) or "(none)")))
         if old.prerequisites != new.prerequisites:
             out.append((new.line, f"{what}: prerequisites {_show(old.prerequisites, ' ')} -> "
                         f"{_show(new.prerequisites, ' ')}"))

@@ -1,11 +1,12 @@
-"""Python tool configuration compared as parsed data: pyproject.toml tool tables, ini files
-(pytest.ini, tox.ini, setup.cfg, mypy.ini, .flake8, .coveragerc) and the gate's own .gate.toml."""
+"""Python tool configuration compared as parsed data: pyproject.toml tool tables, pytest.toml,
+ini files (pytest.ini, tox.ini, setup.cfg, mypy.ini, .flake8, .coveragerc) and the gate's own
+.gate.toml."""
 from __future__ import annotations
 
 import posixpath
 
 from gate.checks.check_config import config_diff
-from gate.checks.check_config.config_diff import RuledWeakening, show
+from gate.checks.check_config.config_diff import RuledWeakening
 
 Table = dict[str, object]
 Sections = dict[str, Table]
@@ -30,15 +31,23 @@ def pyproject(path: str, base: Table, head: Table, new: str) -> list[RuledWeaken
         note = GATE_NOTE if rule == "gate-config" else WEAKEN_NOTE
         for ch in config_diff.changes(config_diff.dig(base, table), config_diff.dig(head, table)):
             line = config_diff.toml_line(new, table, ch.key)
-            out.append((line, rule, f"[{table}] {ch.key}: {show(ch.old)} -> "
-                                f"{show(ch.new)}; {note}"))
+            out.append((line, rule, f"[{table}] {ch.key}: "
+                                f"{config_diff.show_change(ch.old, ch.new)}; {note}"))
     return out
+
+
+def pytest_toml(path: str, base: Table, head: Table, new: str) -> list[RuledWeakening]:
+    """pytest.toml and .pytest.toml (pytest 9): the `[pytest]` table."""
+    return [(config_diff.toml_line(new, "pytest", ch.key), "pytest-config",
+             f"[pytest] {ch.key}: {config_diff.show_change(ch.old, ch.new)}; {WEAKEN_NOTE}")
+            for ch in config_diff.changes(config_diff.dig(base, "pytest"),
+                                          config_diff.dig(head, "pytest"))]
 
 
 def gate_toml(path: str, base: Table, head: Table, new: str) -> list[RuledWeakening]:
     return [
         (config_diff.toml_line(new, "", ch.key), "gate-config",
-                 f"{ch.key}: {show(ch.old)} -> {show(ch.new)}; {GATE_NOTE}")
+                 f"{ch.key}: {config_diff.show_change(ch.old, ch.new)}; {GATE_NOTE}")
         for ch in config_diff.changes(base, head)
     ]
 
@@ -58,15 +67,38 @@ def _ini_rule(name: str, section: str) -> str | None:
     return None
 
 
+def _renamed(name: str, base: Sections, head: Sections) -> dict[str, str]:
+    """Sections gone from the base paired with new head sections of the same rule that keep
+    at least half of their settings: a tox env renamed (`py3{8,13}-tests` to `py3{9,13}-tests`)
+    is one section renamed, not every key removed and added again. Head name -> base name."""
+    gone = [b for b in base if b not in head and _ini_rule(name, b) is not None]
+    new = [h for h in head if h not in base and _ini_rule(name, h) is not None]
+    pairs: dict[str, str] = {}
+    for old in gone:
+        kept = [(sum(1 for k, v in base[old].items() if head[h].get(k) == v), h) for h in new
+                if h not in pairs and _ini_rule(name, h) == _ini_rule(name, old)]
+        score, best = max(kept, default=(0, ""))
+        if best and score * 2 >= max(len(base[old]), 1):
+            pairs[best] = old
+    return pairs
+
+
 def ini(path: str, base: Sections, head: Sections, new: str) -> list[RuledWeakening]:
-    out = []
+    out: list[RuledWeakening] = []
     name = posixpath.basename(path)
-    for section in sorted(set(base) | set(head)):
+    renamed = _renamed(name, base, head)
+    for section in sorted((set(base) - set(renamed.values())) | set(head)):
         rule = _ini_rule(name, section)
         if rule is None:
             continue
-        for ch in config_diff.changes(base.get(section, {}), head.get(section, {})):
+        old_name = renamed.get(section, section)
+        label = f"[{old_name}] renamed to [{section}]" if old_name != section else f"[{section}]"
+        changed = config_diff.changes(base.get(old_name, {}), head.get(section, {}))
+        if old_name != section and not changed:
+            out.append((config_diff.ini_line(new, section, ""), rule,
+                        f"{label}, its settings unchanged; {WEAKEN_NOTE}"))
+        for ch in changed:
             line = config_diff.ini_line(new, section, ch.key)
-            out.append((line, rule, f"[{section}] {ch.key}: {show(ch.old)} -> "
-                                f"{show(ch.new)}; {WEAKEN_NOTE}"))
+            out.append((line, rule, f"{label} {ch.key}: "
+                                f"{config_diff.show_change(ch.old, ch.new)}; {WEAKEN_NOTE}"))
     return out

@@ -16,7 +16,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
 
-from gate.checks.check_config.config_diff import ABSENT, RuledWeakening, show
+from gate.checks.check_config.config_diff import ABSENT, RuledWeakening, show, show_change
 
 Key = str | int
 WORKFLOW, GATE_STEP = "workflow", "gate-step"
@@ -114,10 +114,21 @@ def is_gate_step(step: dict[str, object]) -> bool:
                                       or uses.strip() in ("./", "."))
 
 
+def _action(step: dict[str, object]) -> tuple[str, str] | None:
+    """What a step does: the action it uses (whatever version), else the command it runs."""
+    uses, run = step.get("uses"), step.get("run")
+    if isinstance(uses, str):
+        return "uses", uses.split("@")[0].strip()
+    if isinstance(run, str):
+        return "run", " ".join(run.split())
+    return None
+
+
 def _pair(old: list[dict[str, object]],
           new: list[dict[str, object]]) -> tuple[list[tuple[int, int]], list[int]]:
-    """Base steps matched to head steps by id, name or uses, else unlabelled ones in order (the
-    gate's steps with the gate's steps, whatever their labels)."""
+    """Base steps matched to head steps by id, name or uses; then by what they do (`uses`,
+    `run`), so a step whose `id:` was deleted or that gained a `name:` is still there; else
+    unlabelled ones in order (the gate's steps with the gate's steps, whatever their labels)."""
     free = list(range(len(new)))
     pairs: list[tuple[int, int]] = []
     unlabelled: list[int] = []
@@ -131,8 +142,17 @@ def _pair(old: list[dict[str, object]],
             free.remove(same[0])
         else:
             unlabelled.append(i)
-    removed = []
+    unmatched = []
     for i in unlabelled:
+        action = _action(old[i])
+        same = [j for j in free if action is not None and _action(new[j]) == action]
+        if same:
+            pairs.append((i, same[0]))
+            free.remove(same[0])
+        else:
+            unmatched.append(i)
+    removed = []
+    for i in unmatched:
         rest = [j for j in free if _label(new[j]) is None] if _label(old[i]) is None else []
         if is_gate_step(old[i]):
             rest = [j for j in free if is_gate_step(new[j])]
@@ -141,7 +161,7 @@ def _pair(old: list[dict[str, object]],
             free.remove(rest[0])
         else:
             removed.append(i)
-    return pairs, removed
+    return pairs, sorted(removed)
 
 
 def _input(value: object) -> object:
@@ -185,7 +205,7 @@ def _steps(where: str, old: list[dict[str, object]], new: list[dict[str, object]
         what = f"{where}: {_describe(old[i], i)}"
         if old[i].get("run") != new[j].get("run"):
             out.append((lines((*path, j, "run")), WORKFLOW, f"{what}: run "
-                        f"{show(old[i].get('run'))} -> {show(new[j].get('run'))}"))
+                        f"{show_change(old[i].get('run', ABSENT), new[j].get('run', ABSENT))}"))
         gate = is_gate_step(old[i])
         if gate:
             out.extend(_gate_step(what, old[i], new[j], (*path, j), lines))

@@ -3,12 +3,14 @@ diff; `merge` adds what the install left behind, found by the runtime (see `left
 from __future__ import annotations
 
 import posixpath
+import re
 
 from gate.checks.common import from_findings
-from gate.checks.harness import js_reach, packaging, python_reach
+from gate.checks.harness import bytecode, js_reach, packaging, python_reach, test_scripts
 from gate.engine.context import DiffContext
 from gate.lang import testfiles
 from gate.models import CheckResult, Finding
+from gate.vcs import git
 from gate.vcs.diff import ChangedFile
 
 ID = "harness"
@@ -23,8 +25,10 @@ package (`[project.entry-points.pytest11]`, Poetry and Flit plugin tables, setup
 environment; `build-backend`, a changed build backend or in-tree `backend-path`; `setup-cmdclass`,
 a new or changed setup.py install command; `site-hook-file`, a `.pth`, `sitecustomize.py` or
 `usercustomize.py` file, run at every interpreter start; `setup-writes-site`, setup.py code that
-names `.pth` files or site-packages. Code reaching into a test framework, read as code, never in
-strings or comments: `framework-patched`, an assignment, `setattr` or `del` into pytest,
+names `.pth` files or site-packages; `binary-python`, a `.pyc` without its source beside it or
+not compiled from it, or a compiled extension (`.so`, `.pyd`, imported before a `.py` of the
+same name): what runs is not in the diff. Code reaching into a test framework, read as code,
+never in strings or comments: `framework-patched`, an assignment, `setattr` or `del` into pytest,
 `_pytest`, `unittest` or `pluggy` (or, in JavaScript and TypeScript production code, a touch of
 `jest.*`, `vi.*` or a runner global); `builtins-patched`, into `builtins` or `__builtins__`
 (rebinding `AssertionError`); `sys-modules-swap`, a test or framework module replaced in
@@ -32,8 +36,16 @@ strings or comments: `framework-patched`, an assignment, `setattr` or `del` into
 included; and, in code under test only: `framework-internals`, an import of `_pytest` or
 `unittest`'s internal modules (`vitest`, `node:test`, `@jest/globals` in production JS);
 `pytest-hook`, a `pytest_*` hook defined outside the tests; `test-run-detected`, code asking
-whether it runs under a test (`PYTEST_CURRENT_TEST`, `"pytest" in sys.modules`,
-`JEST_WORKER_ID`); `ci-env-read`, code reading `CI` (the gate runs the tests with `CI=1`).
+whether it runs under a test or under the gate (`PYTEST_CURRENT_TEST`, `GATE_*`,
+`"pytest" in sys.modules`, `JEST_WORKER_ID`, its callers' frames read beside a test's name,
+`/proc/1` or `bwrap` named, today's date compared with a fixed one); `ci-env-read`, code
+reading `CI` (the gate runs the tests with `CI=1`); `always-equal`, an `__eq__` that answers
+True (or `__ne__` False) whatever it is given, so that every `assert x == expected` passes.
+The scripts the test command runs (the base's test command, its Makefile's `test` and `check`
+recipes, its package.json test scripts, and the shell scripts they name) are followed: a
+Python script so run is read as code under test wherever it lies, and `test-script-env` is
+a shell script so run that sets what the runner loads (`PYTEST_PLUGINS`, `PYTEST_ADDOPTS`,
+`PYTHONPATH`, `LD_PRELOAD`, `NODE_OPTIONS`, `pytest -p`).
 After the install (`gate run` only): `install-left-files`, files git does not track that the
 install wrote into the checkout where a runner loads them (conftest.py, pytest.ini, an
 `__init__.py` under a test path, a jest or vitest config); `install-site-hook`, a `.pth` or
@@ -42,18 +54,27 @@ code, not installed as a file), or that a package only the head's install brough
 `plugin-loaded-only-at-head`, a pytest plugin the head's test runs loaded and the base's run
 did not (a dependency's entry point, a module a conftest or a `-p` option pulls in), pinned
 where the head names it; `plugin-list-missing-at-head`, a head whose pytest sessions left no
-list of their plugins where the base's did. A library that is
+list of their plugins where the base's did; `framework-changed-in-run`, a part of pytest's
+report and call machinery (TestReport, CallInfo, runtestprotocol, the JUnit and terminal
+reporters), pluggy's hook calling, unittest's TestCase or TestResult, or `AssertionError`
+that the gate's fingerprint, taken when pytest loads its plugin and again when the session
+ends, found replaced, or found to be code of the checkout (a script that patched before
+`pytest.main()`), and the base's run did not: found by what the objects are, however the
+patch is spelt (names built at run time, a folder named `_pytest`, bytecode only), pinned
+where the replacement is defined. A library that is
 itself a pytest plugin, with its entry point unchanged, raises nothing. Resolve it by removing
 the hook, or explain in the pull request why the tests need it; a reviewer must read what it
 does to a test run."""
 
 RULES = ("test-plugin-entry-point", "build-backend", "setup-cmdclass", "site-hook-file",
-         "setup-writes-site", "framework-patched", "builtins-patched", "sys-modules-swap",
-         "framework-internals", "pytest-hook", "test-run-detected", "ci-env-read",
+         "setup-writes-site", "binary-python", "framework-patched", "builtins-patched",
+         "sys-modules-swap", "framework-internals", "pytest-hook", "test-run-detected",
+         "ci-env-read", "always-equal", "test-script-env",
          "install-left-files", "install-site-hook", "plugin-loaded-only-at-head",
-         "plugin-list-missing-at-head")
+         "plugin-list-missing-at-head", "framework-changed-in-run")
 JS_SUFFIXES = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
 TEST_DIRS = ("tests", "test", "testing", "__tests__", "spec", "e2e")
+BENCHMARK = re.compile(r"\.bench\.[cm]?[jt]sx?$")  # vitest's benchmark files, run by `vitest bench`
 RUNNER_CONFIGS = ("jest.", "vitest.", "playwright.", "karma.", ".mocharc", "ava.")
 PYTHON_PACKAGING = {"pyproject.toml": packaging.pyproject, "setup.cfg": packaging.setup_cfg}
 
@@ -64,18 +85,23 @@ def _with_tests(ctx: DiffContext, path: str) -> bool:
     name = posixpath.basename(path)
     return (ctx.is_test_file(path) or testfiles.is_test_infrastructure(path)
             or name.startswith(RUNNER_CONFIGS) or name.startswith(("jest", "vitest"))
+            or BENCHMARK.search(name) is not None
             or any(part in TEST_DIRS for part in path.split("/")[:-1]))
 
 
-def _python(ctx: DiffContext, f: ChangedFile) -> list[Finding]:
-    if not f.new_lines or ctx.is_test_file(f.path):
+def _python(ctx: DiffContext, f: ChangedFile, run_by_tests: bool) -> list[Finding]:
+    """`run_by_tests`: a script the test command runs, read as code wherever it lies."""
+    if not f.new_lines or (ctx.is_test_file(f.path) and not run_by_tests):
         return []  # base-tests puts the base's test files back: not this check's to read
     if not any(python_reach.MAY_REACH.search(line) for line in f.new_lines.values()):
         return []  # parsed only when an added line may hold a reach
     text = ctx.text(ctx.head, f.path) or ""
-    in_code = not _with_tests(ctx, f.path)
+    in_code = run_by_tests or not _with_tests(ctx, f.path)
+    project = packaging.project_name(ctx.text(ctx.base, "pyproject.toml"),
+                                     ctx.text(ctx.base, "setup.cfg"))
     return [Finding(f.path, r.line, r.rule, r.message, "error" if r.everywhere else "warning")
-            for r in python_reach.scan(text, f.new_lines, f.path) if r.everywhere or in_code]
+            for r in python_reach.scan(text, f.new_lines, f.path, project)
+            if r.everywhere or in_code]
 
 
 def _javascript(ctx: DiffContext, f: ChangedFile) -> list[Finding]:
@@ -98,22 +124,45 @@ def _packaging(ctx: DiffContext, f: ChangedFile) -> list[Finding]:
     return PYTHON_PACKAGING[name](f.path, old, new)
 
 
-def _file(ctx: DiffContext, f: ChangedFile) -> list[Finding]:
+def _shell(f: ChangedFile) -> list[Finding]:
+    return [Finding(f.path, line, "test-script-env",
+                    f"a script the test command runs sets `{what}`: it changes what the test "
+                    "runner loads for every test", "warning")
+            for line, what in test_scripts.shell_hooks(f.new_lines)]
+
+
+def _file(ctx: DiffContext, f: ChangedFile, scripts: set[str]) -> list[Finding]:
     if packaging.is_site_file(f.path):
         return [packaging.site_file(f.path, min(f.added) if f.added else 1)]
     found = _packaging(ctx, f)
+    if f.path in scripts and f.path.endswith(test_scripts.SHELL_SUFFIXES):
+        found += _shell(f)
     if f.path.endswith(".py"):
-        found += _python(ctx, f)
+        found += _python(ctx, f, f.path in scripts)
     elif f.path.endswith(JS_SUFFIXES) and f.new_lines:
         found += _javascript(ctx, f)
     return found
+
+
+def _bytecode(ctx: DiffContext) -> list[Finding]:
+    """`binary-python`: compiled Python the change adds or changes."""
+    compiled = [f.path for f in ctx.files if f.status != "deleted" and not f.symlink
+                and bytecode.is_binary_python(f.path) and not ctx.is_vendored(f.path)]
+    if not compiled:
+        return []
+    blobs = ctx.read(ctx.head, compiled)
+    sources = ctx.read(ctx.head, [bytecode.source_of(p) for p in compiled])
+    found = ((p, bytecode.problem(p, blobs.get(p), sources)) for p in compiled)
+    return [Finding(p, 1, "binary-python", why, "error") for p, why in found if why]
 
 
 def run(ctx: DiffContext) -> CheckResult:
     files = [f for f in ctx.files if f.status != "deleted" and not f.binary and not f.symlink
              and not ctx.is_generated(f.path)]
     ctx.read(ctx.head, [f.path for f in files])
-    findings = [finding for f in files for finding in _file(ctx, f)]
+    scripts = test_scripts.scripts(ctx, set(git.ls_files(ctx.repo, ctx.head))) if any(
+        f.path.endswith(test_scripts.SCRIPT_SUFFIXES) for f in files) else set()
+    findings = [finding for f in files for finding in _file(ctx, f, scripts)] + _bytecode(ctx)
     return from_findings(ID, TITLE, findings, clean="nothing outside the tests changes how "
                          "they run", found="{n} change(s) outside the tests that can change "
                          "how they run")

@@ -13,9 +13,9 @@ from gate.execution import site_hooks
 from gate.models import Finding
 from gate.vcs import git
 
-LOADED = ("conftest.py", "pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml",
-          "sitecustomize.py", "usercustomize.py", "jest.config.*", "vitest.config.*",
-          "vitest.workspace.*", ".mocharc*", "jest.setup.*", "vitest.setup.*")
+LOADED = ("conftest.py", "pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini", "tox.ini",
+          "setup.cfg", "pyproject.toml", "sitecustomize.py", "usercustomize.py", "jest.config.*",
+          "vitest.config.*", "vitest.workspace.*", ".mocharc*", "jest.setup.*", "vitest.setup.*")
 CHECK_ID = "harness"  # not imported from .check: the runtime does not load the diff checks
 TEST_DIRS = ("tests", "test", "testing", "__tests__")
 

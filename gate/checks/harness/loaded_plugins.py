@@ -19,8 +19,8 @@ from gate.outcomes.record import Counts, Plugin
 NEW = "plugin-loaded-only-at-head"
 MISSING = "plugin-list-missing-at-head"
 CHECK_ID = "harness"
-DECLARING = ("pyproject.toml", "setup.cfg", "setup.py", "tox.ini", "pytest.ini", "conftest.py",
-             "requirements*.txt", "requirements*.in", "*requirements.txt", "Pipfile",
+DECLARING = ("pyproject.toml", "setup.cfg", "setup.py", "tox.ini", "pytest.toml", "pytest.ini",
+             "conftest.py", "requirements*.txt", "requirements*.in", "*requirements.txt", "Pipfile",
              "noxfile.py")
 FALLBACK = "pyproject.toml"
 

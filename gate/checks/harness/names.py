@@ -1,6 +1,7 @@
 """Python names as the code means them: what an import binds a local name to, and an
 expression as the dotted name it stands for (`b.AssertionError` is `builtins.AssertionError`
-after `import builtins as b`; `__import__("builtins")` and `vars(builtins)` are `builtins`)."""
+after `import builtins as b`; `__import__("builtins")` and `vars(builtins)` are `builtins`;
+`getattr(m, "TestReport")` is `m.TestReport`; strings joined from constants count as spelt)."""
 from __future__ import annotations
 
 import ast
@@ -39,6 +40,8 @@ def dotted_name(node: ast.AST, names: Mapping[str, str]) -> str:
             return str(literal(node.args[0]))
         if called == "vars" and node.args:  # vars(builtins)["AssertionError"] = ...
             return dotted_name(node.args[0], names)
+        if called == "getattr" and len(node.args) >= 2 and literal(node.args[1]):
+            return f"{dotted_name(node.args[0], names)}.{literal(node.args[1])}"
         return called + "()"
     return ""
 
@@ -48,4 +51,21 @@ def root_of(dotted: str) -> str:
 
 
 def literal(node: ast.AST) -> str | None:
-    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+    """A string the code spells out: a constant, or constants joined (`"_py" + "test"`,
+    `f"{'_py'}test"`, `"".join(["_py", "test"])`)."""
+    if isinstance(node, ast.Constant):
+        return node.value if isinstance(node.value, str) else None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = literal(node.left), literal(node.right)
+        return left + right if left is not None and right is not None else None
+    if isinstance(node, ast.JoinedStr):
+        parts = [literal(v.value if isinstance(v, ast.FormattedValue) else v) for v in node.values]
+        return "".join(p for p in parts if p is not None) if None not in parts else None
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "join" and len(node.args) == 1
+            and isinstance(node.args[0], (ast.List, ast.Tuple))):
+        sep = literal(node.func.value)
+        items = [literal(e) for e in node.args[0].elts]
+        if sep is not None and None not in items:
+            return sep.join(i for i in items if i is not None)
+    return None

@@ -29,6 +29,23 @@ def _finding(path: str, line: int, rule: str, message: str,
     return Finding(path, line, rule, message, severity)
 
 
+def project_name(pyproject: str | None, setup_cfg: str | None) -> str | None:
+    """The distribution a repository builds: `[project] name`, else setup.cfg's
+    `[metadata] name`; None when neither says."""
+    try:
+        name = toml.loads(pyproject or "").get("project", {}).get("name")
+    except (toml.TOMLDecodeError, AttributeError):
+        name = None
+    if isinstance(name, str):
+        return name
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read_string(setup_cfg or "")
+    except configparser.Error:
+        return None
+    return parser.get("metadata", "name", fallback=None)
+
+
 def is_site_file(path: str) -> bool:
     name = posixpath.basename(path)
     return name.endswith(".pth") or name in SITE_FILES

@@ -7,7 +7,7 @@ import dataclasses
 import re
 from collections.abc import Iterator, Mapping
 
-from gate.checks.harness import test_run_reads
+from gate.checks.harness import always_equal, test_run_reads
 from gate.checks.harness.names import FRAMEWORKS, dotted_name, import_aliases, literal, root_of
 from gate.checks.harness.pytest_hooks import HOOKS
 
@@ -16,14 +16,18 @@ INTERNAL_MODULES = ("_pytest", "unittest.case", "unittest.result", "unittest.run
                     "unittest.signals")
 MUTATORS = ("setattr", "delattr")
 READ = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete, ast.Call, ast.Import,
-        ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.Subscript, ast.Compare)
+        ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.Subscript, ast.Compare,
+        ast.Constant)
 # An added line that may hold a reach: an attribute or item assigned, setattr/delattr/del, a
 # framework named, the environment or sys.modules read, a pytest hook defined. Only a file with
-# such a line is parsed.
+# such a line is parsed. Also: frames read, the gate's paths, today's date, an `__eq__`.
 MAY_REACH = re.compile(
     r"[\w\])]\s*(?:\.\s*\w+|\[[^\]\n]*\])\s*(?:[-+*/%|&^@]|<<|>>|//|\*\*)?=(?!=)"
-    r"|\b(?:setattr|delattr|del|_pytest|unittest|pluggy|environ|getenv|modules|__import__)\b"
-    r"|\bdef\s+pytest_")
+    r"|\b(?:setattr|delattr|del|_pytest|unittest|pluggy|environ|getenv|modules|__import__"
+    r"|import_module)\b"
+    r"|\bdef\s+pytest_|\b(?:stack|_getframe|currentframe|getouterframes|extract_stack"
+    r"|walk_stack|format_stack|today|now|utcnow|time|localtime|gmtime|__eq__|__ne__)\b"
+    r"|/proc/1/|bwrap|bubblewrap|gate_|gate-report")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -86,7 +90,7 @@ def _imports(node: ast.AST) -> list[str]:
     return []
 
 
-def _one(node: ast.AST, names: Mapping[str, str], own: frozenset[str],
+def _one(node: ast.AST, names: Mapping[str, str], own: frozenset[str], scope: ast.AST,
          ) -> Iterator[tuple[str, str, bool]]:
     for rule, what in _patched(node, names):
         if root_of(what) in own:
@@ -98,44 +102,93 @@ def _one(node: ast.AST, names: Mapping[str, str], own: frozenset[str],
     if internal:
         yield "framework-internals", f"imports `{internal[0]}`, a test framework's internals", \
             False
+    gate = [m for m in _imports(node) if root_of(m) in test_run_reads.GATE_MODULES]
+    if gate:
+        yield "test-run-detected", f"imports `{gate[0]}`, the gate's own plugin: {UNDER_TEST}", \
+            False
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in HOOKS:
         yield "pytest-hook", f"defines the pytest hook `{node.name}` outside the tests", False
+    yield from _judged(node, names, scope)
+    equal = always_equal.method(node)
+    if equal is not None:
+        answer = "equal" if equal == "__eq__" else "not unequal"
+        yield "always-equal", f"`{equal}` answers {answer} whatever it is compared with: " \
+            "every `assert result == expected` passes", False
+
+
+UNDER_TEST = "code that behaves differently when tested is not tested"
+
+
+def _judged(node: ast.AST, names: Mapping[str, str], scope: ast.AST,
+            ) -> Iterator[tuple[str, str, bool]]:
+    """Code asking whether it runs under a test or under the gate (`test-run-detected`)."""
     env = test_run_reads.env_key(node, names)
-    if env is not None and (env.startswith("PYTEST_") or env in test_run_reads.CI_VARIABLES):
+    if env is not None and (env.startswith("PYTEST_") or env in test_run_reads.CI_VARIABLES
+                            or test_run_reads.is_gate_variable(env)):
         rule = "ci-env-read" if env in test_run_reads.CI_VARIABLES else "test-run-detected"
-        yield rule, f"reads the environment variable {env}: code that behaves differently " \
-            "when tested is not tested", False
+        yield rule, f"reads the environment variable {env}: {UNDER_TEST}", False
     module = test_run_reads.sys_modules_key(node, names)
     if module is not None and root_of(module) in FRAMEWORKS:
-        yield "test-run-detected", f"asks whether `{module}` is loaded: code that behaves " \
-            "differently when tested is not tested", False
+        yield "test-run-detected", f"asks whether `{module}` is loaded: {UNDER_TEST}", False
+    frames = test_run_reads.frame_read(node, names)
+    if frames is not None and test_run_reads.names_a_test(scope):
+        yield "test-run-detected", f"reads its callers' frames (`{frames}`) beside a test's " \
+            f"name: {UNDER_TEST}", False
+    path = test_run_reads.gate_path(node)
+    if path is not None:
+        yield "test-run-detected", f"names {path!r}, where the gate runs the tests: " \
+            f"{UNDER_TEST}", False
+    if test_run_reads.time_bomb(node, names):
+        yield "test-run-detected", "compares the current date or time with a fixed one: " \
+            "correct today, not on the day it is run again", False
 
 
 def _span(node: ast.AST) -> range:
     first = getattr(node, "lineno", 0)
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and (
+            node.name in always_equal.ANSWERS):  # a body edited to `return True`
+        return range(first, (node.end_lineno or first) + 1)
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
         return range(first, first + 1)
     return range(first, (getattr(node, "end_lineno", None) or first) + 1)
 
 
-def own_frameworks(path: str) -> frozenset[str]:
-    """The frameworks a file belongs to (`src/_pytest/runner.py`: pytest's own repository),
-    whose insides it may touch."""
-    return frozenset(path.split("/")[:-1]) & frozenset(FRAMEWORKS)
+# The frameworks whose own repository a project is, by its distribution's name: only there
+# may code touch their insides (a folder named `_pytest` elsewhere is no exemption).
+PROJECTS = {"pytest": ("pytest", "_pytest"), "pluggy": ("pluggy",)}
 
 
-def scan(text: str, lines: Mapping[int, str], path: str = "") -> list[Reach]:
-    """Each reach into a test framework on the added `lines` of a Python file's `text`."""
+def own_frameworks(path: str, project: str | None) -> frozenset[str]:
+    """The frameworks a file belongs to: `src/_pytest/runner.py` in pytest's own repository
+    (`project` is the distribution the repository builds), nothing anywhere else."""
+    owned = PROJECTS.get((project or "").lower(), ())
+    return frozenset(path.split("/")[:-1]) & frozenset(owned)
+
+
+def _scopes(tree: ast.Module) -> dict[int, ast.AST]:
+    """id(node) -> the innermost function around it (the module's nodes are not listed)."""
+    out: dict[int, ast.AST] = {}
+    for node in ast.walk(tree):  # outer functions first: an inner one overrides them
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            out.update((id(n), node) for n in ast.walk(node))
+    return out
+
+
+def scan(text: str, lines: Mapping[int, str], path: str = "", project: str | None = None,
+         ) -> list[Reach]:
+    """Each reach into a test framework on the added `lines` of a Python file's `text`, in
+    the repository of the distribution `project`."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return []
-    names, own = import_aliases(tree), own_frameworks(path)
+    names, own = import_aliases(tree), own_frameworks(path, project)
+    scopes = _scopes(tree)
     found: dict[tuple[int, str], Reach] = {}
     for node in ast.walk(tree):
         if not isinstance(node, READ) or not any(n in lines for n in _span(node)):
             continue
-        for rule, message, everywhere in _one(node, names, own):
+        for rule, message, everywhere in _one(node, names, own, scopes.get(id(node), tree)):
             line = getattr(node, "lineno", 1)
             found.setdefault((line, rule), Reach(line, rule, message, everywhere))
     return sorted(found.values(), key=lambda r: (r.line, r.rule))

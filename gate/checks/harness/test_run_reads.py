@@ -1,15 +1,30 @@
-"""Code that asks whether it runs under a test: a read of a test runner's or a CI's
-environment variable, spelled as a literal (`os.environ[...]`, `os.getenv(...)`,
-`os.environ.get(...)`, `"X" in os.environ`), or `"pytest" in sys.modules`."""
+"""Code that asks whether it runs under a test, or under the gate: a read of a test runner's,
+a CI's or the gate's environment variable spelled as a literal (`os.environ[...]`,
+`os.getenv(...)`, `os.environ.get(...)`, `"X" in os.environ`); `"pytest" in sys.modules`; the
+caller's frames read in code that names a test (`inspect.stack()` beside `"test_"`); the
+gate's paths and plugins (`/proc/1`, `bwrap`, `gate_fingerprint`, imported or named); and
+today's date compared with a literal one (a time bomb: correct until the day it is judged
+again)."""
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Mapping
 
 from gate.checks.harness.names import dotted_name, literal
 
 CI_VARIABLES = ("CI", "CONTINUOUS_INTEGRATION", "GITHUB_ACTIONS", "GITLAB_CI", "TRAVIS",
                 "CIRCLECI", "BUILDKITE", "JENKINS_URL", "TF_BUILD", "BUILD_NUMBER")
+GATE_VARIABLES = ("GATE_", "BWRAP")  # prefixes: the gate's own, and its sandbox's
+FRAME_READS = ("inspect.stack", "inspect.currentframe", "inspect.getouterframes",
+               "inspect.getframeinfo", "sys._getframe", "traceback.extract_stack",
+               "traceback.walk_stack", "traceback.format_stack")
+GATE_MODULES = ("gate_sessions", "gate_fingerprint", "gate_shard_plugin", "gate_order")
+GATE_PATHS = ("/proc/1/", "bwrap", "bubblewrap", "gate-report.cjs", *GATE_MODULES)
+NOW = ("datetime.date.today", "date.today", "datetime.datetime.now", "datetime.now",
+       "datetime.datetime.today", "datetime.today", "datetime.datetime.utcnow",
+       "datetime.utcnow", "time.time", "time.localtime", "time.gmtime")
+DATES = ("datetime.date", "date", "datetime.datetime", "datetime")
 
 
 def env_key(node: ast.AST, names: Mapping[str, str]) -> str | None:
@@ -27,6 +42,10 @@ def env_key(node: ast.AST, names: Mapping[str, str]) -> str | None:
     return None
 
 
+def is_gate_variable(name: str) -> bool:
+    return name.upper().startswith(GATE_VARIABLES)
+
+
 def sys_modules_key(node: ast.AST, names: Mapping[str, str]) -> str | None:
     """`"pytest" in sys.modules` and `sys.modules.get("pytest")`: code asking if it is tested."""
     if (isinstance(node, ast.Compare) and len(node.ops) == 1
@@ -34,6 +53,59 @@ def sys_modules_key(node: ast.AST, names: Mapping[str, str]) -> str | None:
             and dotted_name(node.comparators[0], names) == "sys.modules"):
         return literal(node.left)
     if (isinstance(node, ast.Call) and node.args
-            and dotted_name(node.func, names) == "sys.modules.get"):
+            and dotted_name(node.func, names) in ("sys.modules.get", "sys.modules.__contains__")):
         return literal(node.args[0])
     return None
+
+
+def frame_read(node: ast.AST, names: Mapping[str, str]) -> str | None:
+    """The call of `node` when it reads the interpreter's frames (`inspect.stack()`)."""
+    if isinstance(node, ast.Call):
+        called = dotted_name(node.func, names)
+        if called in FRAME_READS:
+            return called
+    return None
+
+
+TEST_WORD = re.compile(r"(?<![a-z])test|pytest|unittest|conftest", re.IGNORECASE)
+
+
+def names_a_test(scope: ast.AST) -> bool:
+    """Whether `scope` (the function around a frame read) holds a string naming a test
+    (`"test_"`, `"tests."`, `"pytest"`; not `"latest"`)."""
+    return any(isinstance(n, ast.Constant) and isinstance(n.value, str)
+               and TEST_WORD.search(n.value) is not None for n in ast.walk(scope))
+
+
+def gate_path(node: ast.AST) -> str | None:
+    """A string literal naming where the gate runs the code (`/proc/1/cmdline`, `bwrap`)."""
+    text = literal(node)
+    if text is not None and any(p in text.lower() for p in GATE_PATHS):
+        return text
+    return None
+
+
+def _is_now(node: ast.AST, names: Mapping[str, str]) -> bool:
+    """`date.today()`, `datetime.now().date()`, `date.today().year`: the current moment."""
+    if isinstance(node, ast.Call):
+        if dotted_name(node.func, names) in NOW:
+            return True
+        node = node.func
+    return isinstance(node, ast.Attribute) and _is_now(node.value, names)
+
+
+def _is_fixed(node: ast.AST, names: Mapping[str, str]) -> bool:
+    """A literal moment: `date(2027, 1, 1)`, `datetime(2027, 1, 1, 0, 0)`, a number."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
+    return (isinstance(node, ast.Call) and dotted_name(node.func, names) in DATES
+            and bool(node.args) and all(isinstance(a, ast.Constant) for a in node.args))
+
+
+def time_bomb(node: ast.AST, names: Mapping[str, str]) -> bool:
+    """`date.today() >= date(2027, 1, 1)`: today compared with a literal day."""
+    if not isinstance(node, ast.Compare) or len(node.ops) != 1:
+        return False
+    left, right = node.left, node.comparators[0]
+    return ((_is_now(left, names) and _is_fixed(right, names))
+            or (_is_now(right, names) and _is_fixed(left, names)))

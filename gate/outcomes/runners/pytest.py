@@ -10,7 +10,7 @@ import shlex
 from collections.abc import Mapping, Sequence
 
 from gate.outcomes import junit
-from gate.outcomes.record import Counts, Plugin
+from gate.outcomes.record import Counts, Plugin, Tampering
 
 NAME = "pytest"
 PLUGIN = "gate_sessions"
@@ -95,6 +95,23 @@ def plugins(paths: Sequence[str]) -> tuple[Plugin, ...] | None:
     return tuple(found[name] for name in sorted(found)) if paths else None
 
 
+def tampered(report: str) -> tuple[Tampering, ...]:
+    """What the sessions (and their xdist workers) of a run found changed in the framework,
+    from the fingerprints `gate_fingerprint` wrote beside the report."""
+    found: dict[str, Tampering] = {}
+    for path in sorted(glob.glob(glob.escape(report) + ".*.fingerprint")):
+        try:  # written by the judged process: what does not read says nothing
+            with open(path, encoding="utf-8") as f:
+                data = json.load(f)
+            listed = [Tampering(str(t["name"]), str(t["what"]), _text(t.get("file")),
+                                t["line"] if isinstance(t.get("line"), int) else None)
+                      for t in data]
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            continue
+        found.update((t.name, t) for t in listed if t.name not in found)
+    return tuple(found[name] for name in sorted(found))
+
+
 def _text(value: object) -> str | None:
     return value if isinstance(value, str) else None
 
@@ -113,4 +130,5 @@ def parse(output: str, report: str) -> Counts | None:
         skipped=sum(c.outcome == "skipped" for c in cases),
         cases=tuple(cases),
         plugins=plugins(paths),
+        tampered=tampered(report),
     )

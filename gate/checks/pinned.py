@@ -1,0 +1,125 @@
+"""pinned: the change is held by tests that can fail (the head's new and changed tests over
+the base's code; mutants on the changed lines)."""
+from __future__ import annotations
+
+import dataclasses
+import os
+
+from gate.engine.context import DiffContext, Workspace
+from gate.models import CheckResult, Finding, Severity, Status
+from gate.mutants import lines
+from gate.outcomes.testrun import TestRun
+from gate.pinned import reach, runs, sides
+
+ID = "pinned"
+TITLE = "The change is held by tests that can fail"
+EXPLANATION = """\
+Two kinds of evidence that the change is tested, not only that the tests pass.
+
+Fail to pass: the head's new and changed test files run over the base's code (the base's
+version of every changed non-test source file; the head's test tree, manifests and data).
+The tests that fail there, and passed at head, pin the change: the summary names them. When
+the change edits code and adds or changes tests, and all of them pass on the base code too,
+that is a `passes-at-base` finding at the first changed line: the new tests do not test what
+the change does (a test that asserts nothing, or one of behaviour that was already there).
+
+Mutants: at most one per changed line of non-test Python, JavaScript/TypeScript, Go and Rust
+code. The first mutation that still parses, in this order: an `if` whose condition always
+holds, a comparison (`<` to `<=`, `==` to `!=`), a boolean operator, an arithmetic operator,
+a constant (true/false, an integer plus one), a returned value (Python, JavaScript), a removed
+call statement. Lines with nothing to test get none: comments, docstrings, strings, imports,
+type annotations, logging and print calls, Rust macros. The lines are taken file by file in
+turn (files in path order, lines top to bottom) up to `pinned-mutants` (default 20); mutants
+stop being started after `pinned-time` suite runs' worth of wall time (default 1). Each runs
+in its own copy of the installed checkout, side by side, with the test files that name its
+module (Go: its package; Rust, or none found: the whole command), then the whole command if
+those all pass. A mutant that every test survives is a `survived-mutant` finding at its line,
+showing the mutation. The summary says how many were killed and what was left out.
+
+`pinned = "report"` (the default) shows the findings and leaves the verdict as it is;
+`"review"` (what `gate init` writes) makes them needs-review; `"off"` skips the check.
+
+Resolve: add a test that fails without the change, or that the mutant would fail (for a
+survivor: a test of the input where the mutated code gives another answer). A survivor that
+cannot change any answer (an equivalent mutant) can be allowed like any finding."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Budget:
+    mutants: int = 20
+    seconds: float = 60.0  # the mutants' wall time: `pinned-time` suite runs
+    run_timeout: float = 300.0  # one mutant's run
+    workers: int = 1
+
+
+def _names(names: list[str], limit: int = 3) -> str:
+    shown = ", ".join(names[:limit])
+    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
+
+
+def _fail_to_pass(ctx: DiffContext, ws: Workspace, command: str, side: sides.Sides,
+                  severity: Severity) -> tuple[str, list[Finding]]:
+    """The summary's part and the finding of the head's tests over the base's code."""
+    if not side.base_code:
+        return "", []
+    tests = side.tests if not side.rust_tests else []
+    if not side.tests and not side.rust_tests:
+        return "no test was added or changed", []
+    run: TestRun = runs.on_base_code(ws, command, side.base_code, tests)
+    failed = [t.name for t in run.failed_tests]
+    if failed:
+        return f"pinned by {len(failed)} test(s) that fail on the base code ({_names(failed)})", []
+    if not run.passed:
+        return f"the new tests do not run on the base code ({run.problem()}): they pin it", []
+    where = side.first_line or (side.tests[0] if side.tests else ".", 1)
+    named = _names(side.tests or side.rust_tests)
+    return "every new and changed test passes on the base code", [Finding(
+        where[0], where[1], "passes-at-base",
+        f"the change's new and changed tests ({named}) all pass on the base code too: "
+        "they do not test what the change does", severity=severity)]
+
+
+def _mutants(ctx: DiffContext, ws: Workspace, command: str, side: sides.Sides, root: str,
+             budget: Budget, severity: Severity) -> tuple[str, list[Finding]]:
+    if budget.mutants == 0 or not side.code:
+        return ("mutants off (pinned-mutants = 0)" if side.code else ""), []
+    chosen = lines.choose(side.code, budget.mutants)
+    if not chosen.mutants:
+        return f"no mutant: the {chosen.lines} changed line(s) have nothing to test", []
+    done = runs.mutants(ws, root, command, chosen.mutants,
+                        lambda path: reach.tests_of(ctx, path), budget.seconds,
+                        budget.workers, budget.run_timeout)
+    ran = [d for d in done if d.run is not None]
+    survived = [d for d in ran if d.run is not None and d.run.passed]
+    timed_out = [d for d in ran if d.run is not None and d.run.completed.timed_out]
+    killed = len(ran) - len(survived) - len(timed_out)
+    findings = [Finding(d.mutant.path, d.mutant.line, "survived-mutant",
+                        f"{d.mutant.shown}: every test still passes", severity=severity)
+                for d in survived]
+    text = f"{killed} of {len(ran)} mutants killed"
+    left = []
+    if timed_out:
+        left.append(f"{len(timed_out)} timed out")
+    if len(done) > len(ran):
+        left.append(f"{len(done) - len(ran)} not run (the time budget was spent)")
+    if chosen.over_budget:
+        left.append(f"{chosen.over_budget} line(s) over the budget of {budget.mutants} mutants")
+    if chosen.nothing_to_test:
+        left.append(f"{chosen.nothing_to_test} line(s) with nothing to test")
+    return text + (f"; left out: {', '.join(left)}" if left else ""), findings
+
+
+def run(ctx: DiffContext, ws: Workspace, command: str, root: str, review: bool,
+        budget: Budget) -> CheckResult:
+    """`root`: where the mutants' copies go (a new directory of the run's root)."""
+    severity: Severity = "warning" if review else "notice"
+    side = sides.read(ctx)
+    if not side.base_code:
+        return CheckResult(ID, TITLE, "passed", False, "no code changed")
+    base_part, findings = _fail_to_pass(ctx, ws, command, side, severity)
+    mutant_part, survivors = _mutants(ctx, ws, command, side, os.path.join(root, "pinned"),
+                                      budget, severity)
+    findings += survivors
+    summary = "; ".join(p for p in (base_part, mutant_part) if p)
+    status: Status = "failed" if review and findings else "passed"
+    return CheckResult(ID, TITLE, status, False, summary, findings=tuple(findings))

@@ -1,0 +1,164 @@
+"""The gate's fingerprint of the test framework, taken when pytest loads the gate's plugins
+(before any conftest, test module or code under test is imported) and again when the session
+ends: every function and class attribute of pytest's report and call machinery (TestReport,
+CallInfo, runtestprotocol, the makereport and junitxml plugins, the terminal reporter,
+pytest's outcomes), of pluggy's hook calling, of unittest's TestCase and TestResult, and of a
+few builtins (AssertionError). What changed between the two, and what at either time is code
+of the judged checkout rather than of the framework (a script that patched before calling
+`pytest.main()`), is written beside the session's report (`<report>.<n>.fingerprint`) with
+the file and line of the replacement: `harness` compares it with the base's run.
+
+Judged by what the objects are, not by names: a replacement is found however it was spelt
+(names built at run time, a folder named `_pytest`, bytecode without source). The framework's
+own code is where the framework was imported from, nothing else. Standard library only."""
+from __future__ import annotations
+
+import builtins
+import json
+import os
+import sys
+import sysconfig
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+MODULES = ("pytest", "_pytest.reports", "_pytest.runner", "_pytest.terminal", "_pytest.main",
+           "_pytest.python", "_pytest.outcomes", "_pytest.junitxml", "_pytest.nodes",
+           "_pytest.skipping", "_pytest.python_api", "_pytest.unittest",
+           "_pytest.assertion.rewrite", "_pytest.assertion.util", "pluggy._callers",
+           "pluggy._hooks", "pluggy._manager", "unittest.case", "unittest.result",
+           "unittest.runner", "unittest.suite")
+BUILTINS = ("AssertionError", "Exception", "BaseException", "isinstance", "issubclass",
+            "len", "repr", "str", "bool", "all", "any", "print", "__import__")
+Place = tuple[str, int]  # the file and first line of an object's code
+
+
+GATE = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # its unittest preload
+
+
+def _roots() -> tuple[str, ...]:
+    """Where the framework's own code lives, as imported: its packages' directories; and
+    the gate's own (its preload wraps unittest's TestResult to hear the outcomes)."""
+    import unittest
+
+    import _pytest
+    import pluggy
+
+    return (GATE + os.sep, *(os.path.dirname(os.path.realpath(m.__file__ or "")) + os.sep
+                             for m in (_pytest, pytest, pluggy, unittest)))
+
+
+def _installed() -> tuple[str, ...]:
+    """The environment's and the interpreter's own library directories."""
+    paths = {sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")}
+    return tuple(os.path.realpath(p) + os.sep for p in paths if p)
+
+
+def _function(obj: Any) -> Any:
+    """The Python function behind `obj`: itself, a property's getter, a static or class
+    method's function, a partial's, a callable instance's `__call__`; None if none."""
+    for _ in range(4):
+        if isinstance(obj, property):
+            obj = obj.fget
+        elif isinstance(obj, (staticmethod, classmethod)):
+            obj = obj.__func__
+        elif not hasattr(obj, "__code__") and callable(getattr(obj, "func", None)):
+            obj = obj.func
+        else:
+            break
+    if hasattr(obj, "__code__"):
+        return obj
+    call = vars(type(obj)).get("__call__") if not isinstance(obj, type) else None
+    return call if hasattr(call, "__code__") else None
+
+
+def _place(obj: Any) -> Place | None:
+    """Where `obj` was defined: the file of the module whose globals its code runs in (a
+    `.pyc` stays a `.pyc`: the file its code names can be anything), else that name; a class
+    by its module's file; None for what has no Python code (builtins, C)."""
+    function = _function(obj)
+    if function is None:
+        if isinstance(obj, type) and obj.__module__ != "builtins":
+            path = getattr(sys.modules.get(obj.__module__), "__file__", None)
+            return (str(path), 1) if path else None
+        return None
+    code = function.__code__
+    path = getattr(function, "__globals__", {}).get("__file__") or code.co_filename
+    return str(path), int(code.co_firstlineno)
+
+
+def _attributes() -> Iterator[tuple[str, Any]]:
+    """(dotted name, object) for everything fingerprinted."""
+    for name in BUILTINS:
+        if hasattr(builtins, name):
+            yield f"builtins.{name}", getattr(builtins, name)
+    for module_name in MODULES:
+        module = sys.modules.get(module_name)
+        if module is None:
+            continue
+        for name, value in list(vars(module).items()):
+            if name.startswith("__"):
+                continue
+            yield f"{module_name}.{name}", value
+            if isinstance(value, type) and value.__module__ == module_name:
+                for attr, member in list(vars(value).items()):
+                    if not attr.startswith("__") or attr in ("__init__", "__call__", "__eq__"):
+                        yield f"{module_name}.{name}.{attr}", member
+
+
+def take() -> dict[str, Any]:
+    return dict(_attributes())
+
+
+def _foreign(place: Place | None, roots: tuple[str, ...], installed: tuple[str, ...]) -> bool:
+    """Code that is neither the framework's nor an installed library's: the checkout's."""
+    if place is None:
+        return False
+    path = os.path.realpath(place[0])
+    return not path.startswith(roots) and not path.startswith(installed)
+
+
+def changes(start: dict[str, Any], end: dict[str, Any]) -> list[dict[str, Any]]:
+    """What differs between the two fingerprints, and what is foreign code at either."""
+    roots, installed = _roots(), _installed()
+    out: dict[str, dict[str, Any]] = {}
+    for name, value in start.items():
+        after = end.get(name)
+        place = _place(after) if name in end else None
+        if name not in end:
+            out[name] = {"name": name, "what": "removed", "file": None, "line": None}
+        elif after is not value:
+            out[name] = {"name": name, "what": "replaced", "file": place and place[0],
+                         "line": place and place[1]}
+    for name, value in end.items():
+        place = _place(value)
+        if name not in out and _foreign(place, roots, installed) and place is not None:
+            out[name] = {"name": name, "what": "foreign", "file": place[0], "line": place[1]}
+    return [out[name] for name in sorted(out)]
+
+
+_START = take()  # at import: PYTEST_PLUGINS loads this before conftests and test modules
+
+
+def _target(config: Any) -> str | None:
+    """Where this session's changes go: beside its report, or for an xdist worker (where
+    the tests run) beside the run's report under the worker's own name."""
+    report = os.environ.get("GATE_JUNIT")
+    if not report:
+        return None
+    if hasattr(config, "workerinput"):
+        return f"{report}.w{os.getpid()}.fingerprint"
+    path = getattr(config.option, "xmlpath", None)
+    if not isinstance(path, str) or not path.startswith(report + "."):
+        return None  # not a session of the judged command (a nested pytest.main)
+    return path + ".fingerprint"
+
+
+@pytest.hookimpl(trylast=True)
+# gate: allow harness -- the gate's own plugin, loaded in the gate's runs only
+def pytest_unconfigure(config: Any) -> None:
+    target = _target(config)
+    if target is not None:
+        with open(target, "w", encoding="utf-8") as f:
+            json.dump(changes(_START, take()), f)

@@ -1,0 +1,10 @@
+const assert = require('assert');
+const {add} = require('../index.js');
+
+// Sums — positive, negative and “mixed” signs.
+describe('add — sums', () => {
+  it('adds', () => {
+    assert.equal(add(1, 2), 3);
+  });
+
+});

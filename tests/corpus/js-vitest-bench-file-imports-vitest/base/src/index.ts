@@ -1,0 +1,1 @@
+export const parse = (s: string): string[] => s.split("/");

@@ -1,0 +1,2 @@
+#!/bin/sh
+unzip -l dist/*.whl

@@ -1,0 +1,4 @@
+def drain(q):
+    item = q.get()  # type: ignore[attr-defined]
+    q.task_done()  # type: ignore[attr-defined]
+    return item

@@ -1,0 +1,5 @@
+from src.queue_drain import drain
+
+
+def test_drain():
+    assert drain is not None

@@ -1,0 +1,172 @@
+"""The mutation engine on real source text: one mutant per line, the first kind that applies,
+lines with nothing to test left out, in Python, JavaScript/TypeScript, Go and Rust."""
+from __future__ import annotations
+
+import pytest
+
+from gate.mutants import apply, lines
+from gate.mutants.lines import Changed
+
+
+def shown(path: str, text: str) -> dict[int, str]:
+    data = text.encode()
+    return {n: m.shown for n, m in apply.per_line(path, data, range(1, 100)).items()}
+
+
+PYTHON = '''\
+"""A module."""
+import logging
+
+log = logging.getLogger(__name__)
+
+
+def mul(a: int, b: int) -> int:
+    """Multiply."""
+    log.info("mul %d", a + b)
+    print(a - b)
+    if (a, b) == (2, 3):
+        return 6
+    total: int = a * b
+    total += 1 if a < b else 0
+    return total and True
+
+
+def go(x):
+    x.run()
+    return x is None or not x.ok
+'''
+
+
+def test_python_one_mutant_per_line_and_nothing_for_docs_imports_logging_types() -> None:
+    assert shown("m.py", PYTHON) == {
+        11: "`if (a, b) == (2, 3)` → `if True`",
+        12: "`6` → `7`",
+        13: "`a * b` → `a / b`",
+        14: "`a < b` → `a <= b`",
+        15: "`total and True` → `total or True`",
+        19: "`x.run()` → `pass`",
+        20: "`x is None` → `x is not None`",
+    }  # none on the docstrings, the import, the logger, the signature, log.info and print
+
+
+def test_python_every_mutant_still_compiles_and_changes_one_span() -> None:
+    data = PYTHON.encode()
+    for mutant in apply.per_line("m.py", data, range(1, 100)).values():
+        mutated = mutant.applied(data)
+        compile(mutated, "m.py", "exec")
+        assert mutated != data
+        assert mutated.count(b"\n") == data.count(b"\n") or mutant.kind == "statement"
+
+
+TYPESCRIPT = '''\
+import { x } from "./x";
+type Pair = [number, number];
+interface P { a: number }
+
+export function mul(a: number, b: number): number {
+  console.log(a + b);
+  if (a === 2 && b === 3) {
+    return 6;
+  }
+  g(a);
+  const ok = a > b || false;
+  return a * b;
+}
+'''
+
+
+def test_typescript_mutants_and_what_is_left_out() -> None:
+    assert shown("m.ts", TYPESCRIPT) == {
+        7: "`if a === 2 && b === 3` → `if true`",
+        8: "`6` → `7`",
+        10: "`g(a);` → `;`",
+        11: "`a > b` → `a >= b`",
+        12: "`a * b` → `a / b`",
+    }
+
+
+def test_javascript_reads_like_typescript() -> None:
+    js = ("function f(a, b) {\n  return a - b;\n}\nconst n = a !== b;\n"
+          "function g(a) {\n  return h(a);\n}\n")
+    assert shown("m.js", js) == {2: "`a - b` → `a + b`", 4: "`a !== b` → `a === b`",
+                                 6: "`return h(a);` → `return undefined`"}
+
+
+GO = '''\
+package calc
+
+import "fmt"
+
+func Mul(a, b int) int {
+	fmt.Println(a + b)
+	if a == 2 && b == 3 {
+		return 6
+	}
+	ok := a <= b || false
+	_ = ok
+	return a * b
+}
+'''
+
+
+def test_go_mutants_and_what_is_left_out() -> None:
+    assert shown("calc.go", GO) == {
+        7: "`if a == 2 && b == 3` → `if true`",
+        8: "`6` → `7`",
+        10: "`a <= b` → `a < b`",
+        12: "`a * b` → `a / b`",
+    }
+
+
+RUST = '''\
+use std::fmt;
+
+pub fn mul(a: i64, b: i64) -> i64 {
+    println!("{}", a + b);
+    if a == 2 && b == 3 {
+        return 6;
+    }
+    record(a);
+    let ok: bool = a >= b || false;
+    a * b
+}
+'''
+
+
+def test_rust_mutants_and_what_is_left_out() -> None:
+    assert shown("src/lib.rs", RUST) == {
+        5: "`if a == 2 && b == 3` → `if true`",
+        6: "`6` → `7`",
+        8: "`record(a);` → `;`",
+        9: "`a >= b` → `a > b`",
+        10: "`a * b` → `a / b`",
+    }
+
+
+def test_a_file_that_does_not_parse_has_no_mutants() -> None:
+    assert shown("m.py", "def f(:\n    return 1 + 2\n") == {}
+    assert shown("m.go", "package m\nfunc F( {\n\treturn 1 + 2\n}\n") == {}
+
+
+def test_other_languages_get_none() -> None:
+    assert not apply.mutable("a.java") and not apply.mutable("stubs.pyi")
+    assert apply.mutable("a.tsx") and apply.mutable("a.rs")
+
+
+def test_lines_are_taken_file_by_file_in_turn_within_the_budget() -> None:
+    a = Changed("b.py", b"x = 1\ny = 2\nz = 3\n", {1, 2, 3})
+    b = Changed("a.py", b"import os\nw = 4\n", {1, 2})
+    chosen = lines.choose([a, b], 3)
+    assert [(m.path, m.line) for m in chosen.mutants] == [("a.py", 2), ("b.py", 1),
+                                                          ("b.py", 2)]
+    assert (chosen.lines, chosen.nothing_to_test, chosen.over_budget) == (5, 1, 1)
+
+
+@pytest.mark.parametrize(("path", "text"), [
+    ("m.py", "def f(a):\n    return a + 1\n"),
+    ("m.ts", "export const f = (a: number) => a + 1;\n"),
+    ("m.go", "package m\n\nfunc F(a int) int { return a + 1 }\n"),
+    ("m.rs", "pub fn f(a: u8) -> u8 { a + 1 }\n"),
+])
+def test_each_language_mutates_an_addition(path: str, text: str) -> None:
+    assert "`a + 1` → `a - 1`" in shown(path, text).values()

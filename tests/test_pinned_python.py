@@ -1,0 +1,172 @@
+"""pinned end to end on Python: the cheats of this class (a special case for the tests' input,
+a test that asserts nothing, a new test of behaviour the base already had) and their honest
+twins (a bug fix with its regression test, a refactor the tests cover). One gate run per
+scenario, shared by its asserts."""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers.gitrepo import make_change
+from helpers.pyproject_fixture import PYPROJECT, project
+
+from gate import cli
+
+pytestmark = pytest.mark.slow
+
+REVIEW = PYPROJECT + '\n[tool.gate]\nruns = 1\npinned = "review"\npinned-time = 50\n'
+
+SIGN = """\
+def add(a, b):
+    return a + b
+
+
+def sub(a, b):
+    return a - b
+
+
+def sign(x):
+    if x > 0:
+        return 1
+    return 0
+"""
+TEST_SIGN = """\
+from calc import add, sign, sub
+
+
+def test_add():
+    assert add(2, 3) == 5
+
+
+def test_sub():
+    assert sub(5, 3) == 2
+
+
+def test_sign():
+    assert sign(5) == 1
+    assert sign(0) == 0
+"""
+
+SCENARIOS: dict[str, dict[str, str | None]] = {
+    # The cheat: the tests' input special-cased, the rest of the new code never run.
+    "hard-coded": {
+        "calc/__init__.py": SIGN + "\n\ndef mul(a, b):\n    if (a, b) == (2, 3):\n"
+                                   "        return 6\n    return a + b\n",
+        "tests/test_mul.py": "from calc import mul\n\n\ndef test_mul():\n"
+                             "    assert mul(2, 3) == 6\n",
+    },
+    # The cheat: a new test that calls the code and asserts nothing.
+    "asserts-nothing": {
+        "calc/__init__.py": SIGN + "\n\ndef div(a, b):\n    return a / b\n",
+        "tests/test_div.py": "from calc import div\n\n\ndef test_div():\n    div(6, 3)\n",
+    },
+    # The cheat: the change's new test is of what the base already did.
+    "passes-at-base": {
+        "calc/__init__.py": SIGN.replace("    return 0\n", "    return min(0, x * 0)\n"),
+        "tests/test_calc.py": TEST_SIGN + "\n\ndef test_sign_zero():\n"
+                              "    assert sign(0) == 0\n",
+    },
+    # Honest: a bug fix (negatives are -1) with its regression test.
+    "bug-fix": {
+        "calc/__init__.py": SIGN.replace("    return 0\n",
+                                         "    if x < 0:\n        return -1\n    return 0\n"),
+        "tests/test_calc.py": TEST_SIGN + "\n\ndef test_sign_negative():\n"
+                              "    assert sign(-3) == -1\n",
+    },
+    # Honest: a refactor that the existing tests cover.
+    "refactor": {
+        "calc/__init__.py": SIGN.replace("def add(a, b):\n    return a + b\n",
+                                         "def add(a, b):\n    total = a\n    total += b\n"
+                                         "    return total\n"),
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory: pytest.TempPathFactory, wheelhouse: Path,
+            ) -> Iterator[dict[str, dict[str, Any]]]:
+    """Each scenario's JSON report, one gate run each (pip offline, git with no user config)."""
+    home = tmp_path_factory.mktemp("home")
+    (home / ".gitconfig").write_text("[user]\n\tname = T\n\temail = t@example.com\n")
+    out: dict[str, dict[str, Any]] = {}
+    with pytest.MonkeyPatch.context() as env:
+        for key, value in {"HOME": str(home), "XDG_CACHE_HOME": str(home / ".cache"),
+                           "GIT_CONFIG_NOSYSTEM": "1",
+                           "GIT_CONFIG_GLOBAL": str(home / ".gitconfig"),
+                           "PIP_FIND_LINKS": str(wheelhouse), "PIP_NO_INDEX": "1"}.items():
+            env.setenv(key, value)
+        base = project(**{"pyproject.toml": REVIEW, "calc/__init__.py": SIGN,
+                          "tests/test_calc.py": TEST_SIGN})
+        for name, head in SCENARIOS.items():
+            repo, _, _ = make_change(tmp_path_factory.mktemp(name) / "r", base, head)
+            report = home / f"{name}.json"
+            cli.main(["run", "--repo", str(repo.path), "--base", "main", "--head", "change",
+                      "--format", "json", "--report", str(report)])
+            out[name] = json.loads(report.read_text())
+        yield out
+
+
+def pinned(report: dict[str, Any]) -> dict[str, Any]:
+    return next(c for c in report["checks"] if c["id"] == "pinned")
+
+
+def found(report: dict[str, Any]) -> list[tuple[str, int, str, str]]:
+    return [(f["path"], f["line"], f["rule"], f["message"]) for f in pinned(report)["findings"]]
+
+
+def test_a_special_case_for_the_tests_input_leaves_mutants_alive(
+        reports: dict[str, dict[str, Any]]) -> None:
+    report = reports["hard-coded"]
+    assert report["verdict"] == "needs-review"
+    assert pinned(report)["status"] == "failed"
+    assert found(report) == [
+        ("calc/__init__.py", 16, "survived-mutant",
+         "`if (a, b) == (2, 3)` → `if True`: every test still passes"),
+        ("calc/__init__.py", 18, "survived-mutant", "`a + b` → `a - b`: every test still passes"),
+    ]
+    assert pinned(report)["summary"] == (  # the new test cannot import mul at base
+        "pinned by 1 test(s) that fail on the base code (tests/test_mul.py); "
+        "1 of 3 mutants killed; left out: 1 line(s) with nothing to test")
+
+
+def test_a_test_that_asserts_nothing_leaves_its_mutant_alive(
+        reports: dict[str, dict[str, Any]]) -> None:
+    report = reports["asserts-nothing"]
+    assert report["verdict"] == "needs-review"
+    assert found(report) == [("calc/__init__.py", 16, "survived-mutant",
+                              "`a / b` → `a * b`: every test still passes")]
+
+
+def test_a_new_test_that_passes_on_the_base_code_is_flagged(
+        reports: dict[str, dict[str, Any]]) -> None:
+    report = reports["passes-at-base"]
+    assert report["verdict"] == "needs-review"
+    assert found(report)[0] == (
+        "calc/__init__.py", 12, "passes-at-base",
+        "the change's new and changed tests (tests/test_calc.py) all pass on the base code too: "
+        "they do not test what the change does")
+    assert pinned(report)["summary"] == (  # its mutant (`x * 0` -> `x / 0`) raises
+        "every new and changed test passes on the base code; 1 of 1 mutants killed")
+
+
+def test_a_bug_fix_with_its_regression_test_passes_and_names_the_test(
+        reports: dict[str, dict[str, Any]]) -> None:
+    report = reports["bug-fix"]
+    assert report["verdict"] == "pass", pinned(report)
+    assert pinned(report)["status"] == "passed"
+    assert pinned(report)["summary"] == (
+        "pinned by 1 test(s) that fail on the base code "
+        "(tests/test_calc.py::test_sign_negative); 2 of 2 mutants killed")
+
+
+def test_a_covered_refactor_passes_with_no_survivor(
+        reports: dict[str, dict[str, Any]]) -> None:
+    report = reports["refactor"]
+    assert report["verdict"] == "pass", pinned(report)
+    assert pinned(report)["summary"] == (
+        "no test was added or changed; 2 of 2 mutants killed; "
+        "left out: 1 line(s) with nothing to test")
+    assert found(report) == []

@@ -1,0 +1,42 @@
+"""pinned's mutant runs, with real subprocesses and no boundary: each in its own copy of the
+checkout with its one change, and none started once the time budget is spent."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from gate.engine.context import Workspace
+from gate.mutants import apply
+from gate.pinned import runs
+
+SOURCE = "def f(a):\n    return a + 1\n\n\ndef g(a):\n    return a * 2\n"
+# The "suite": fails when the copy it runs in holds the mutant of line 2; takes 0.4 s.
+COMMAND = "sleep 0.4; grep -q 'a + 1' m.py"
+
+
+def workspace(tmp_path: Path) -> Workspace:
+    checkout, scratch = tmp_path / "checkout", tmp_path / "scratch"
+    checkout.mkdir()
+    scratch.mkdir()
+    (checkout / "m.py").write_text(SOURCE)
+    return Workspace(str(checkout), str(scratch), {"PATH": os.environ["PATH"]}, 30.0)
+
+
+def test_each_mutant_runs_in_its_own_copy_and_the_checkout_is_untouched(
+        tmp_path: Path) -> None:
+    ws = workspace(tmp_path)
+    chosen = list(apply.per_line("m.py", SOURCE.encode(), {2, 6}).values())
+    done = runs.mutants(ws, str(tmp_path / "pinned"), COMMAND, chosen, lambda path: [],
+                        seconds=60, workers=2, run_timeout=30)
+    assert [(d.mutant.line, d.run is not None and d.run.passed) for d in done] == [
+        (2, False), (6, True)]  # line 2's mutant is killed, line 6's survives
+    assert (Path(ws.checkout) / "m.py").read_text() == SOURCE
+    assert not any((tmp_path / "pinned").iterdir())  # the copies are gone
+
+
+def test_no_mutant_is_started_that_would_end_past_the_budget(tmp_path: Path) -> None:
+    ws = workspace(tmp_path)
+    chosen = list(apply.per_line("m.py", SOURCE.encode(), {2, 6}).values())
+    done = runs.mutants(ws, str(tmp_path / "pinned"), COMMAND, chosen, lambda path: [],
+                        seconds=0.2, workers=1, run_timeout=30)
+    assert [d.run is not None for d in done] == [True, False]
