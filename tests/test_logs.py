@@ -3,6 +3,7 @@ is exit 2 before anything runs; a file planted where a log goes is refused, not 
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -107,17 +108,22 @@ def test_a_run_writes_one_log_per_command(
               "tests/test_calc.py": TEST_CALC.replace("add(2, 3) == 5", "add(2, 3) == 6")}
     repo, _, _ = make_change(tmp_path / "r", files, hidden)
     code = cli.main(["run", "--repo", str(repo.path), "--base", "main", "--head", "change",
-                     "--runs", "2", "--format", "json", "--logs", str(tmp_path / "logs")])
+                     "--runs", "2", "--no-parallel", "--format", "json",
+                     "--logs", str(tmp_path / "logs")])
     capsys.readouterr()
     assert code == 3
     names = sorted(os.listdir(tmp_path / "logs"))
-    assert names == ["01-install.log", "02-suite-run-1.log", "03-suite-run-2.log",
-                     "04-base-install.log", "05-base-suite.log", "06-base-tests.log",
-                     "07-check-lint.log"]
+    assert names[:7] == ["01-install.log", "02-suite-run-1.log", "03-suite-run-2.log",
+                         "04-base-install.log", "05-base-suite.log", "06-base-tests.log",
+                         "07-pinned-base-code.log"]
+    # pinned's mutants, as many as its time budget let start, then the user check
+    assert all(re.fullmatch(r"\d\d-pinned-mutant-\d+\.log", n) for n in names[7:-1]), names
+    assert re.fullmatch(r"\d\d-check-lint\.log", names[-1]), names
+    lint = names[-1]
     assert "\n# exit 0 after " in (tmp_path / "logs" / "02-suite-run-1.log").read_text()
     assert "\n# exit 0 after " in (tmp_path / "logs" / "05-base-suite.log").read_text()
     base_tests = (tmp_path / "logs" / "06-base-tests.log").read_text()
     assert "assert 6 == 5" in base_tests
     assert "\n# exit 1 after " in base_tests
-    assert "linted\n" in (tmp_path / "logs" / "07-check-lint.log").read_text()
+    assert "linted\n" in (tmp_path / "logs" / lint).read_text()
 

@@ -82,7 +82,9 @@ def shell_change(tmp_path: Path, value: str) -> Repo:
     return repo
 
 
-GATE_RUN = [str(BIN / "gate"), "run", "--base", "main", "--runs", "2"]
+# one after another: the progress names each run (side by side, the default, it says
+# "2 runs side by side": the pre-push hook's test below)
+GATE_RUN = [str(BIN / "gate"), "run", "--base", "main", "--runs", "2", "--no-parallel"]
 
 
 CHECKS = registry.ORDER
@@ -175,7 +177,7 @@ def test_the_pre_push_hook_shows_the_same_progress(tmp_path: Path) -> None:
     environ = env(PRE_COMMIT_FROM_REF="main", PRE_COMMIT_TO_REF="change")
     code, shown = on_a_terminal([str(BIN / "gate"), "hook", "pre-push"], repo.path, environ)
     assert code == 0
-    assert "\r\033[Ksuite: run 1 of 3, 0 s" in shown
+    assert "\r\033[Ksuite: 3 runs side by side, 0 s" in shown
     assert "\033[32m     ok\033[0m  suite: 3 of 3 runs passed" in shown
     # Under the pre-commit framework, whose captured output is shown after the hook, none.
     code, shown = piped([str(BIN / "gate"), "hook", "pre-push"], repo.path,
@@ -186,7 +188,7 @@ def test_the_pre_push_hook_shows_the_same_progress(tmp_path: Path) -> None:
     code, out, shown = captured_at_a_terminal([str(BIN / "gate"), "hook", "pre-push"],
                                               repo.path, {**environ, "PRE_COMMIT": "1"})
     assert code == 0
-    assert "\r\033[Ksuite: run 1 of 3, 0 s" in shown
+    assert "\r\033[Ksuite: 3 runs side by side, 0 s" in shown
     assert "\033[32m     ok\033[0m  suite: 3 of 3 runs passed" in shown
     assert out == ""  # a pass: the framework's output holds nothing, as before
 

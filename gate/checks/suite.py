@@ -178,8 +178,8 @@ def run_with_outcomes(ws: Workspace, command: str, runs: int,
                       ) -> tuple[CheckResult, list[TestRun]]:
     """N runs as trials (run 1 in the project's order, the others reversed or shuffled from
     `seed` where the runner allows), one after another, or side by side in the
-    `side_by_side` checkouts; and the runs that decided. Runs side by side that do not all
-    pass (and did not hang) are run again one after another, which decide: when those pass,
+    `side_by_side` checkouts; and the runs that decided. Runs side by side of which some pass
+    and some do not are run again one after another, which decide: when those pass,
     the tests interfere with each other (a fixed port, a file written in a shared place) and
     the summary says so.
     A test that fails in one order and passes in another is repeated in both, each in a fresh
@@ -192,16 +192,21 @@ def run_with_outcomes(ws: Workspace, command: str, runs: int,
         found = scheduler.run(_trials(side_by_side, command, runs, seed, "suite-side-by-side"),
                               at_once=len(side_by_side))
         hung = any(o.run.completed.timed_out or o.run.completed.not_found for o in found)
-        if not hung and not all(o.run.passed for o in found):  # a hang would hang again
-            together = sum(o.run.passed for o in found)
+        together = sum(o.run.passed for o in found)
+        # Some passed and some did not: interference or a flaky test, which runs one after
+        # another tell apart. None passed: the same failure in every run (a hang would hang
+        # again), and running them all once more would only double the cost of a failure.
+        if not hung and 0 < together < len(found):
             tell("again one after another")
-            found = scheduler.run(_trials([ws], command, runs, seed, "suite-run"))
+            found = scheduler.run(_trials([ws], command, runs, seed, "suite-run"),
+                                  starting=lambda i: tell(f"run {i} of {runs}"))
             note = f"; side by side {together} of {len(side_by_side)} passed"
             if all(o.run.passed for o in found):
                 note += (": the runs interfere with each other (fixed ports, shared files?);"
                          " set parallel = false")
     else:
-        found = scheduler.run(_trials([ws], command, runs, seed, "suite-run"))
+        found = scheduler.run(_trials([ws], command, runs, seed, "suite-run"),
+                              starting=lambda i: tell(f"run {i} of {runs}"))
     dependent = _order_dependent(found, fresh, max(len(side_by_side), 1), tell)
     results = [o.run for o in found]
     return judge(results, runs, note, duration_s=time.monotonic() - start,  # wall time

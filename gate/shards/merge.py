@@ -12,7 +12,7 @@ import dataclasses
 import time
 from collections.abc import Sequence
 
-from gate.checks import base_tests, install, pinned, suite, user
+from gate.checks import base_tests, install, pinned, registry, suite, user
 from gate.engine import redact, runner, runtime
 from gate.engine.change import Options, prepare
 from gate.engine.progress import Progress
@@ -196,6 +196,11 @@ def merge(paths: Sequence[str], repo: str = ".", strict: bool | None = None,
     wanted = max(len(s.runs) for s in shards) or change.config.runs
     results = {install.ID: _worst(shards, install.ID), suite.ID: _suite(shards, runs, wanted),
                **{c.id: c for c in first.report.checks if c.id in (base_tests.ID, pinned.ID)}}
+    held = results.get(pinned.ID)
+    if results[suite.ID].status != "passed" and held is not None and held.status != "skipped":
+        # as in one unsharded run: a mutant is judged against a green suite, the whole one
+        results[pinned.ID] = registry.skipped(pinned.ID, "skipped: the suite did not pass",
+                                              required=False)
     by_id = {r.id: r for r in first.report.checks}
     results.update({c.name: by_id.get(c.name) or user.skipped(c, "not in shard 1's report")
                     for c in change.config.checks})

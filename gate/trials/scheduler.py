@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from gate.execution.overlay import overlay
@@ -48,11 +48,15 @@ def run_one(trial: Trial) -> Outcome:
     return Outcome(trial, done, applied.order)
 
 
-def run(trials: Sequence[Trial], at_once: int = 1) -> list[Outcome]:
-    """Every trial's outcome, in the order given."""
+def run(trials: Sequence[Trial], at_once: int = 1,
+        starting: Callable[[int], None] | None = None) -> list[Outcome]:
+    """Every trial's outcome, in the order given; `starting(i)` before the i-th (from 1) of
+    trials run one after another (the progress: "run 2 of 3")."""
     if at_once <= 1 or len(trials) <= 1:
         out: list[Outcome] = []
-        for trial in trials:
+        for i, trial in enumerate(trials, 1):
+            if starting is not None:
+                starting(i)
             out.append(run_one(trial))
             done = out[-1].run.completed
             if done.not_found or done.timed_out:
