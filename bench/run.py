@@ -41,25 +41,33 @@ def gate(repo: Path, *args: str, env: dict[str, str]) -> tuple[float, dict[str, 
     return time.perf_counter() - start, json.loads(report.read_text())
 
 
+def checkout_and_install(repo: Path, head: str, d: Path, v: Path, env: dict[str, str]) -> str:
+    """What the gate does before its first run, as plain commands: a checkout of `head` at `d`,
+    a fresh environment at `v` and the install, with the tool the gate uses (uv where found),
+    so that a ratio to it is the gate's own cost; the environment's python."""
+    subprocess.run(["git", "clone", "-q", "--shared", "--no-checkout", str(repo), str(d)],
+                   check=True)
+    subprocess.run(["git", "-C", str(d), "checkout", "-q", "--detach", head], check=True)
+    py = str(v / "bin" / "python")
+    uv = installer.find_uv()
+    if uv:
+        uv_env = {**installer.uv_settings(env), "VIRTUAL_ENV": str(v)}
+        subprocess.run([uv, "venv", "-q", "--seed", "--python", "python3", str(v)],
+                       check=True, env=uv_env)
+        timed([uv, "pip", "install", "-q", "-e", ".[test]"], cwd=d, env=uv_env)
+    else:
+        subprocess.run([PYTHON, "-m", "venv", str(v)], check=True)
+        timed([py, "-m", "pip", "install", "-q", "-e", ".[test]"], cwd=d, env=env)
+    return py
+
+
 def bare(repo: Path, head: str, runs: int, env: dict[str, str]) -> float:
     """The gate's work as plain commands: a checkout, a venv, the install, N suite runs and
     the base-tests rerun of the one changed test file."""
     with tempfile.TemporaryDirectory() as tmp:
         d, v = Path(tmp, "checkout"), Path(tmp, "venv")
         start = time.perf_counter()
-        subprocess.run(["git", "clone", "-q", "--shared", "--no-checkout", str(repo), str(d)],
-                       check=True)
-        subprocess.run(["git", "-C", str(d), "checkout", "-q", "--detach", head], check=True)
-        py = str(v / "bin" / "python")
-        uv = installer.find_uv()  # the same tool the gate uses, so the ratio is the gate's cost
-        if uv:
-            uv_env = {**installer.uv_settings(env), "VIRTUAL_ENV": str(v)}
-            subprocess.run([uv, "venv", "-q", "--seed", "--python", "python3", str(v)],
-                           check=True, env=uv_env)
-            timed([uv, "pip", "install", "-q", "-e", ".[test]"], cwd=d, env=uv_env)
-        else:
-            subprocess.run([PYTHON, "-m", "venv", str(v)], check=True)
-            timed([py, "-m", "pip", "install", "-q", "-e", ".[test]"], cwd=d, env=env)
+        py = checkout_and_install(repo, head, d, v, env)
         for _ in range(runs):
             timed([py, "-m", "pytest", "-q"], cwd=d, env=env)
         base_file = fixtures.git(repo, "show", "main:tests/test_000.py")
@@ -255,19 +263,7 @@ def _install_and_one_run(repo: Path, head: str, env: dict[str, str]) -> tuple[fl
     with tempfile.TemporaryDirectory() as tmp:
         d, v = Path(tmp, "checkout"), Path(tmp, "venv")
         start = time.perf_counter()
-        subprocess.run(["git", "clone", "-q", "--shared", "--no-checkout", str(repo), str(d)],
-                       check=True)
-        subprocess.run(["git", "-C", str(d), "checkout", "-q", "--detach", head], check=True)
-        py = str(v / "bin" / "python")
-        uv = installer.find_uv()
-        if uv:
-            uv_env = {**installer.uv_settings(env), "VIRTUAL_ENV": str(v)}
-            subprocess.run([uv, "venv", "-q", "--seed", "--python", "python3", str(v)],
-                           check=True, env=uv_env)
-            timed([uv, "pip", "install", "-q", "-e", ".[test]"], cwd=d, env=uv_env)
-        else:
-            subprocess.run([PYTHON, "-m", "venv", str(v)], check=True)
-            timed([py, "-m", "pip", "install", "-q", "-e", ".[test]"], cwd=d, env=env)
+        py = checkout_and_install(repo, head, d, v, env)
         install = time.perf_counter() - start
         one = min(timed([py, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=d, env=env)
                   for _ in range(2))
