@@ -80,7 +80,7 @@ def test_a_script_that_patches_before_pytest_main_is_found(tmp_path: Path) -> No
 
 
 def test_an_xdist_worker_reports_what_changed_under_it(tmp_path: Path) -> None:
-    pytest.importorskip("xdist")
+    """pytest-xdist is one of the test extras: this test needs it, and never skips."""
     root = _project(tmp_path / "p", {"calc.py": BY_NAME + "\n\n" + BROKEN})
     found = _tampered(root, f"{PYTEST} -n 2 -p xdist tests", works=False)  # it breaks xdist
     assert [(t.name, t.file) for t in found] == [

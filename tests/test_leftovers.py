@@ -202,6 +202,18 @@ def test_a_test_outside_pytest_testpaths(tmp_path: Path) -> None:
         _policy(report).findings[0].message)
 
 
+def test_a_module_named_like_a_test_that_defines_none_is_no_stray_test(tmp_path: Path) -> None:
+    """Seen on this project's own change: `gate/checks/harness/test_scripts.py` (a module that
+    follows test commands into scripts) is named `test_*.py` outside testpaths, and holds no
+    test; its twin defining a test is flagged."""
+    pyproject = BASE["pyproject.toml"] or ""
+    report = _change(tmp_path, {"calc/test_scripts.py": "def follow(command):\n    return []\n",
+                                "calc/test_more.py": "def test_x():\n    pass\n"},
+                     base={"pyproject.toml": pyproject + "[tool.pytest.ini_options]\n"
+                           "testpaths = ['tests']\n"})
+    assert _found(report) == [("calc/test_more.py", 1, "leftover-stray-test", "warning")]
+
+
 def test_a_test_outside_the_config_test_paths(tmp_path: Path) -> None:
     pyproject = (BASE["pyproject.toml"] or "") + '[tool.gate]\ntest-paths = ["tests/*"]\n'
     report = _change(tmp_path, {"checks/test_x.py": "def test_x():\n    pass\n",

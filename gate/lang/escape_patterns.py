@@ -125,7 +125,7 @@ def rows_for(path: str) -> tuple[EscapePattern, ...]:
     return tuple(row for row in ROWS if lowered.endswith(row.extensions))
 
 
-# The directive with the rules or codes it names, per rule: `# type: ignore[a, b]` names {a, b};
+# The directive with the rules or codes it names, per rule: `type: ignore[a, b]` names {a, b};
 # without a list it silences everything (None).
 _SCOPES: dict[str, re.Pattern[str]] = {
     "type: ignore": re.compile(r"#\s*type:\s*ignore(?:\[(?P<codes>[^\]]*)\])?", re.I),

@@ -42,6 +42,7 @@ def _roots() -> tuple[str, ...]:
     the gate's own (its preload wraps unittest's TestResult to hear the outcomes)."""
     import unittest
 
+    # gate: allow harness -- the gate's own plugin: it fingerprints pytest's insides
     import _pytest
     import pluggy
 

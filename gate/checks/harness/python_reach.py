@@ -103,12 +103,12 @@ def _one(node: ast.AST, names: Mapping[str, str], own: frozenset[str], scope: as
         yield "framework-internals", f"imports `{internal[0]}`, a test framework's internals", \
             False
     gate = [m for m in _imports(node) if root_of(m) in test_run_reads.GATE_MODULES]
-    if gate:
+    if gate and GATE not in own:
         yield "test-run-detected", f"imports `{gate[0]}`, the gate's own plugin: {UNDER_TEST}", \
             False
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in HOOKS:
         yield "pytest-hook", f"defines the pytest hook `{node.name}` outside the tests", False
-    yield from _judged(node, names, scope)
+    yield from _judged(node, names, scope, gate_own=GATE in own)
     equal = always_equal.method(node)
     if equal is not None:
         answer = "equal" if equal == "__eq__" else "not unequal"
@@ -119,12 +119,14 @@ def _one(node: ast.AST, names: Mapping[str, str], own: frozenset[str], scope: as
 UNDER_TEST = "code that behaves differently when tested is not tested"
 
 
-def _judged(node: ast.AST, names: Mapping[str, str], scope: ast.AST,
+def _judged(node: ast.AST, names: Mapping[str, str], scope: ast.AST, gate_own: bool = False,
             ) -> Iterator[tuple[str, str, bool]]:
-    """Code asking whether it runs under a test or under the gate (`test-run-detected`)."""
+    """Code asking whether it runs under a test or under the gate (`test-run-detected`);
+    `gate_own`: the gate's own code, in its own repository, where the gate's names are its
+    own business."""
     env = test_run_reads.env_key(node, names)
     if env is not None and (env.startswith("PYTEST_") or env in test_run_reads.CI_VARIABLES
-                            or test_run_reads.is_gate_variable(env)):
+                            or (test_run_reads.is_gate_variable(env) and not gate_own)):
         rule = "ci-env-read" if env in test_run_reads.CI_VARIABLES else "test-run-detected"
         yield rule, f"reads the environment variable {env}: {UNDER_TEST}", False
     module = test_run_reads.sys_modules_key(node, names)
@@ -135,7 +137,7 @@ def _judged(node: ast.AST, names: Mapping[str, str], scope: ast.AST,
         yield "test-run-detected", f"reads its callers' frames (`{frames}`) beside a test's " \
             f"name: {UNDER_TEST}", False
     path = test_run_reads.gate_path(node)
-    if path is not None:
+    if path is not None and not gate_own:
         yield "test-run-detected", f"names {path!r}, where the gate runs the tests: " \
             f"{UNDER_TEST}", False
     if test_run_reads.time_bomb(node, names):
@@ -155,7 +157,9 @@ def _span(node: ast.AST) -> range:
 
 # The frameworks whose own repository a project is, by its distribution's name: only there
 # may code touch their insides (a folder named `_pytest` elsewhere is no exemption).
-PROJECTS = {"pytest": ("pytest", "_pytest"), "pluggy": ("pluggy",)}
+PROJECTS = {"pytest": ("pytest", "_pytest"), "pluggy": ("pluggy",),
+            "agent-test-gate": ("gate",)}  # the gate's own plugins read its own names
+GATE = "gate"  # the package of the gate itself: in its own repository, its names are its own
 
 
 def own_frameworks(path: str, project: str | None) -> frozenset[str]:

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from gate.checks import allow
 from gate.checks.leftovers import rules
 from gate.engine.context import DiffContext
-from gate.lang import generated, testfiles
+from gate.lang import generated, testdefs, testfiles
 from gate.lang.languages import JAVASCRIPT_FAMILY
 from gate.models import Finding
 from gate.vcs import attributes, git, ignore
@@ -123,6 +123,9 @@ def _stray_test(survey: Survey, path: str) -> str | None:
     ctx = survey.ctx
     if not _looks_like_test(path, survey.python_files) or testfiles.test_tree(path) is not None:
         return None
+    text = ctx.text(ctx.head, path)
+    if text is None or not testdefs.extract(path, text).defs:
+        return None  # named like a test, defines none: a module (`checks/test_scripts.py`)
     if ctx.config.test_paths:
         found = ctx.is_test_file(path)
         return None if found else "a test file outside the config's `test-paths`: it never runs"
