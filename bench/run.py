@@ -11,6 +11,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -84,10 +85,11 @@ def overhead(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
     # Untimed: fills uv's cache and the file cache for both sides, and compiles the gate's
     # bytecode (an editable install, as in .ci/run, compiles it on first use; pip install
     # compiles it when installing).
-    bare(repo, head, 1, env)
-    # Without the isolation boundary (measured on its own, below): the processes of a PID
-    # namespace are not in the children's CPU time, which this comparison reads.
-    gate(repo, "--runs", "1", "--isolation", "off", env=env)
+    if not quick:
+        bare(repo, head, 1, env)
+        # Without the isolation boundary (measured on its own, below): the processes of a PID
+        # namespace are not in the children's CPU time, which this comparison reads.
+        gate(repo, "--runs", "1", "--isolation", "off", env=env)
     gate_times, bare_times, gate_cpu, bare_cpu = [], [], [], []
     for _ in range(tries):  # interleaved, best of each: the machine is noisy
         before = children_cpu()
@@ -109,7 +111,8 @@ def isolation_cost(work: Path, env: dict[str, str], quick: bool) -> dict[str, An
     repo = work / "isolation"
     fixtures.python_project(repo, files=10, suite_seconds=suite)
     tries = 1 if quick else 5
-    gate(repo, "--runs", "1", "--isolation", "off", env=env)  # untimed: warms the caches
+    if not quick:
+        gate(repo, "--runs", "1", "--isolation", "off", env=env)  # untimed: warms the caches
     # (No CPU figure: processes that end with a PID namespace are not counted in the
     # children's rusage, so the isolated side would look cheaper than it is.)
     on, off, level = [], [], ""
@@ -151,7 +154,8 @@ def sealed_cost(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
         return time.perf_counter() - start
 
     sealed, unsealed = [PYTHON, "-m", "gate"], [PYTHON, "-c", _UNSEALED]
-    timed_gate(sealed)  # untimed: warms the caches
+    if not quick:
+        timed_gate(sealed)  # untimed: warms the caches
     new, old = [], []
     for i in range(tries):
         first, second = (sealed, unsealed) if i % 2 else (unsealed, sealed)
@@ -229,7 +233,8 @@ def pinned_cost(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
         "benchpkg/__init__.py": "def add(a, b):\n    return a + b\n" + body,
         "tests/test_f.py": "from benchpkg import f0, f1\n\n\ndef test_f():\n"
                            "    assert f0(5) == 5\n    assert f1(0) == 0\n"}, "code")
-    gate(repo, "--runs", "1", "--pinned", "off", env=env)  # untimed: warms the caches
+    if not quick:
+        gate(repo, "--runs", "1", "--pinned", "off", env=env)  # untimed: warms the caches
     off_s, _ = gate(repo, "--runs", "1", "--pinned", "off", env=env)
     on_s, report = gate(repo, "--runs", "1", "--pinned", "report", env=env)
     checks = {c["id"]: c for c in report["checks"]}
@@ -244,7 +249,8 @@ def parallel_runs(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any
     """The suite's wall time, three runs side by side against one after another, on this
     2-core machine: for a suite that sleeps (CPU-light) and for one that computes."""
     out: dict[str, Any] = {}
-    for kind, busy in (("sleeping", False), ("computing", True)):
+    for kind, busy in (("computing", True),) if quick else (("sleeping", False),
+                                                            ("computing", True)):
         repo = work / f"parallel-{kind}"
         fixtures.python_project(repo, files=10, suite_seconds=0.5 if quick else 2.0, busy=busy)
         durations = {}
@@ -279,7 +285,7 @@ def floor(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
     repo = work / "floor"
     env = {**env, "XDG_CACHE_HOME": str(work / "floor-cache")}
     _, head = fixtures.python_project(repo, files=10, suite_seconds=suite, busy=True)
-    gate(repo, "--runs", "1", env=env)  # untimed: fills the cache and the file cache
+    gate(repo, "--runs", "1", env=env)  # untimed: fills the cache (the floor's premise)
     gate_times, installs, ones = [], [], []
     summary = ""
     for _ in range(1 if quick else 2):
@@ -311,7 +317,8 @@ def base_outcomes(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any
     fixtures.python_project(repo, files=10, suite_seconds=suite)
     gate(repo, "--runs", "1", env=env)  # untimed: fills the cache and the file cache
     out: dict[str, Any] = {"suite_s": suite}
-    for mode, extra in (("sequential", ("--no-parallel",)), ("parallel", ("--parallel",))):
+    modes = (("sequential", ("--no-parallel",)), ("parallel", ("--parallel",)))
+    for mode, extra in modes[1:] if quick else modes:
         cached, uncached, one_run = [], [], []
         for _ in range(1 if quick else 2):
             cached.append(gate(repo, *extra, env=env)[0])
@@ -333,7 +340,7 @@ def sharded(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
     its own checkout and environment, as 2 runners of a matrix) and their merge, on a suite
     of tests that compute: wall time, and the parts that do not shrink with N (install,
     merge) for the figure on paper at N = 20."""
-    tests, seconds = (20, 2.0) if quick else (200, 30.0)
+    tests, seconds = (8, 0.5) if quick else (200, 30.0)
     repo = work / "shards"
     fixtures.python_project(repo, files=tests, suite_seconds=seconds, busy=True)
     common = ("--no-cache",)  # each shard one runner: its runs one after another
@@ -442,7 +449,8 @@ def timed_any(argv: list[str], cwd: Path | None = None) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--quick", action="store_true", help="small sizes: a smoke test")
+    parser.add_argument("--quick", action="store_true",
+                        help="small sizes, two at a time: a smoke test (figures not comparable)")
     parser.add_argument("--only", metavar="NAME", action="append",
                         help="run only this measurement (repeatable); results.json is not "
                              "written")
@@ -472,11 +480,14 @@ def main() -> int:
             ("scan_throughput", lambda: scan_throughput(work, args.quick)),
             ("latency", lambda: latency(work)),
         ]
-        for name, step in steps:
-            if args.only and name not in args.only:
-                continue
-            results[name] = step()
-            print(f"{name:22} {json.dumps(results[name])}", flush=True)
+        chosen = [(n, step) for n, step in steps if not args.only or n in args.only]
+        # --quick is a smoke test: two measurements at a time, whose figures then say only
+        # that the measurement still runs. A full run takes them one at a time.
+        with ThreadPoolExecutor(max_workers=2 if args.quick else 1) as pool:
+            running = {name: pool.submit(step) for name, step in chosen}
+            for name, future in running.items():
+                results[name] = future.result()
+                print(f"{name:22} {json.dumps(results[name])}", flush=True)
     if not args.only:
         (HERE / "results.json").write_text(json.dumps(results, indent=2) + "\n")
         print(f"written: {HERE / 'results.json'}")
