@@ -160,6 +160,23 @@ def test_an_existing_gate_entry_gets_the_missing_hook_and_keeps_its_rev(
         "default_install_hook_types:\n  - pre-commit\n  - pre-push\n")
 
 
+def test_a_config_indented_two_ways_keeps_every_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Seen in a real project: the first entry pasted from a README that indents the other way.
+    two_ways = ("repos:\n- repo: https://github.com/example/first\n  rev: \"v1\"\n  hooks:\n"
+                "    - id: one\n      args: [\"--fix\"]\n    - id: two\n"
+                "-   repo: https://github.com/example/second\n    rev: v2\n    hooks:\n"
+                "    -   id: three\n        files: \\.py$\n")
+    repo = _repo(tmp_path, {".pre-commit-config.yaml": two_ways})
+    _init(repo, capsys)
+    written = (repo.path / ".pre-commit-config.yaml").read_text()
+    assert written == two_ways + ("- repo: https://github.com/OWNER/gate\n  rev: v0.1.0\n"
+                                  "  hooks:\n  - id: gate-scan\n  - id: gate\n"
+                                  "default_install_hook_types: [pre-commit, pre-push]\n")
+    checked = _run("pre-commit", "validate-config", ".pre-commit-config.yaml", cwd=repo.path)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
 def test_a_hand_edited_workflow_is_kept_without_force(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     mine = "# mine\non: pull_request\njobs: {}\n"

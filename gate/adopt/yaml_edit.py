@@ -2,6 +2,7 @@
 indentation, quoting, comments, anchors, key order and document markers."""
 from __future__ import annotations
 
+import difflib
 import io
 import itertools
 import re
@@ -44,6 +45,36 @@ def _split_start(text: str) -> tuple[str, str]:
     return "", text
 
 
+_LEAD = re.compile(r"^[ -]*")
+
+
+def _unindented(row: str) -> str:
+    """A line without its indentation, before and after a sequence's dashes."""
+    return _LEAD.sub(lambda m: m.group().replace(" ", ""), row.rstrip())
+
+
+def _kept(text: str, dumped: str) -> str:
+    """`dumped` with each line that only differs from one of `text` by its indentation put
+    back as it was: ruamel writes one indentation for the whole file, and a file whose entries
+    are indented two ways (one pasted from another project's README) would come back with
+    every line changed. The merge is kept only where it reads as the same data as `dumped`."""
+    old, new = text.splitlines(keepends=True), dumped.splitlines(keepends=True)
+    matcher = difflib.SequenceMatcher(None, [_unindented(r) for r in old],
+                                      [_unindented(r) for r in new], autojunk=False)
+    merged: list[str] = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        merged.extend(old[i1:i2] if tag == "equal" else new[j1:j2])
+    candidate = "".join(merged)
+    if candidate == dumped:
+        return dumped
+    safe = YAML(typ="safe")
+    try:
+        same = safe.load(candidate) == safe.load(dumped)
+    except YAMLError:
+        same = False
+    return candidate if same else dumped
+
+
 def _yaml() -> YAML:
     yaml = YAML()  # round-trip
     yaml.preserve_quotes = True
@@ -67,4 +98,4 @@ def edit(text: str, path: str, change: Callable[[Any], Any]) -> str:
     yaml.indent(mapping=mapping, sequence=sequence or mapping + offset, offset=offset)
     out = io.StringIO()
     yaml.dump(change(data), out)
-    return prefix + out.getvalue()
+    return prefix + _kept(text, out.getvalue())
