@@ -102,3 +102,13 @@ def test_the_workflow_that_names_the_tests_extra_is_read_for_the_key(tmp_path: P
     assert install is not None and "ci-extra" in install
     assert (outcome_cache.key(str(repo.path), sha, None, None)
             == outcome_cache.key(str(repo.path), sha, install, "python -m pytest"))
+
+
+def test_the_network_the_tests_ran_with_is_in_the_key(based: tuple[Repo, str]) -> None:
+    """A base run with `network = "off"` (a test that needs the network fails) is not the
+    base's outcome for a run with it on, nor the other way round."""
+    repo, sha = based
+    on = outcome_cache.key(str(repo.path), sha, "true", "python -m pytest", network="on")
+    off = outcome_cache.key(str(repo.path), sha, "true", "python -m pytest", network="off")
+    assert on != off
+    assert outcome_cache.key(str(repo.path), sha, "true", "python -m pytest") == on  # default
