@@ -399,3 +399,61 @@ def test_a_command_after_the_install_writes_nothing_the_next_one_sees(tmp_path: 
         "shard-split-head.json", "suite-1.xml"]
     assert (root / "scratch" / "shard-split-head.json").read_text() == "[]"
     assert not Path("/tmp/host-tmp").exists()
+
+
+@needs_boundary
+@pytest.mark.parametrize("trusted", [False, True])
+def test_only_a_trusted_install_writes_the_installers_caches(tmp_path: Path,
+                                                             trusted: bool) -> None:
+    """The install, as the gate starts it: the head's (untrusted) sees the caches through an
+    overlay, so what it plants there is gone with it; the base's warms them. Both write their
+    checkout and environment."""
+    from gate.engine.context import Workspace
+
+    root = tmp_path / "gate-run"
+    for name in ("checkout", "env", "home", "scratch", "tmp", "cache"):
+        (root / name).mkdir(parents=True)
+    (root / "cache" / "old-entry").write_text("kept")
+    env = {"PATH": os.environ["PATH"], "VIRTUAL_ENV": str(root / "env"),
+           "TMPDIR": str(root / "tmp"), "HOME": str(root / "home")}
+    ws = Workspace(str(root / "checkout"), str(root / "scratch"), env, 60, (), None,
+                   isolation.choose("required"), str(root / "home"), (str(root / "cache"),),
+                   warms_caches=trusted)
+    script = (f"cat {root}/cache/old-entry && echo x > {root}/cache/planted && "
+              f"echo x > {root}/cache/old-entry && echo x > {root}/checkout/built && "
+              f"echo x > {root}/env/installed && cat {root}/cache/planted")
+    done = subprocess.run(ws.wrap(["sh", "-c", script], str(root / "checkout")), env=env,
+                          capture_output=True, text=True)
+    assert (done.returncode, done.stdout) == (0, "keptx\n"), done.stderr  # saw its own writes
+    assert (root / "checkout" / "built").exists() and (root / "env" / "installed").exists()
+    assert (root / "cache" / "planted").exists() is trusted
+    assert (root / "cache" / "old-entry").read_text() == ("x\n" if trusted else "kept")
+
+
+@needs_boundary
+def test_without_overlays_the_heads_install_gets_caches_of_the_runs_own(tmp_path: Path) -> None:
+    """Where the kernel refuses overlays, the user's caches are read-only to the head's
+    install (as the rest of the world): it is given empty ones under the run's HOME, by the
+    variables that name them."""
+    from gate.execution.environment import own_caches
+
+    home = tmp_path / "home"
+    caches = own_caches({"PIP_CACHE_DIR": "/u/.cache/pip", "UV_CACHE_DIR": "/u/.cache/uv",
+                         "cargo registry": "/u/.cargo/registry"}, str(home))
+    assert caches == {"PIP_CACHE_DIR": f"{home}/.cache/gate-own/pip_cache_dir",
+                      "UV_CACHE_DIR": f"{home}/.cache/gate-own/uv_cache_dir"}
+
+
+@needs_boundary
+def test_every_directory_a_list_names_under_tmp_stays_visible(tmp_path: Path) -> None:
+    """pip takes several find-links directories separated by spaces: each one under the
+    host's /tmp is bound (read-only) into the boundary, as one alone is."""
+    first, second = tmp_path / "wheels", tmp_path / "links"
+    for d in (first, second, tmp_path / "run" / "tmp"):
+        d.mkdir(parents=True)
+    boundary = isolation.choose("required")
+    env = {"PIP_FIND_LINKS": f"{first} {second}", "PATH": os.environ["PATH"]}
+    argv = boundary.wrap(["ls", str(first), str(second)], root=str(tmp_path / "run"),
+                         cwd="/", tmp=str(tmp_path / "run" / "tmp"), env=env)
+    done = subprocess.run(argv, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
