@@ -26,7 +26,8 @@ from gate.vcs import git
 # and nextest name every test; 5: the site hooks the base's install made; 6: pytest's own
 # plugins listed too (a list without them would read as the head loading them all); 7: keyed
 # by the resolved commands and the tools, a module pytest could not collect named by its file;
-# 8: keyed by the network the tests ran with
+# 8: keyed by the network the tests ran with; pytest pinned to the checkout where it has no
+# configuration (`--rootdir`: other names for the tests of such a project)
 FORMAT = 8
 
 

@@ -3,14 +3,17 @@ the gate's `gate_sessions` plugin gives each pytest session of the command a rep
 (`<report>.<n>`), all read."""
 from __future__ import annotations
 
+import functools
 import glob
 import json
 import os
 import shlex
 from collections.abc import Mapping, Sequence
 
+from gate.lang import pytest_config
 from gate.outcomes import junit
 from gate.outcomes.record import Counts, Plugin, Tampering
+from gate.vcs import git
 
 NAME = "pytest"
 PLUGIN = "gate_sessions"
@@ -18,13 +21,58 @@ PLUGIN_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "pytest_plugins")  # gate/pytest_plugins: the gate's plugins
 
 
-def env(report: str, extra_addopts: Sequence[str] = ()) -> dict[str, str]:
-    """PYTEST_ADDOPTS for the report, and the plugin that gives each session its own (the
-    caller adds PYTHONPATH and PYTEST_PLUGINS to what is there: `environment.extended`)."""
+EMPTY_CONFIG = "gate-pytest.ini"  # in the scratch directory: read-only to the judged code
+
+
+def env(report: str, extra_addopts: Sequence[str] = (),
+        pins: Sequence[str] = ()) -> dict[str, str]:
+    """PYTEST_ADDOPTS for the report, the configuration `pins` (`config_pins`), and the
+    plugin that gives each session its own (the caller adds PYTHONPATH and PYTEST_PLUGINS to
+    what is there: `environment.extended`). `extra_addopts` come last: a `-c` there wins."""
     addopts = ["-p", "no:cacheprovider", f"--junitxml={report}", "-o", "junit_family=xunit1",
-               *extra_addopts]
+               *pins, *extra_addopts]
     return {"PYTEST_ADDOPTS": " ".join(shlex.quote(a) for a in addopts), "GATE_JUNIT": report,
             "PYTHONPATH": PLUGIN_DIR, "PYTEST_PLUGINS": PLUGIN}
+
+
+def config_pins(checkout: str, scratch: str) -> tuple[str, ...]:
+    """The options that keep pytest from reading a configuration or a conftest.py above the
+    checkout (issue 22). pytest takes the first configuration file it finds walking up from
+    its arguments (a pyproject.toml without a pytest table does not stop it) and loads the
+    conftest.py files up to that file's directory: with none in the checkout, a pytest.ini and
+    a conftest.py planted above it (in a writable /tmp, without the boundary) would be read.
+    So where no file of the checkout holds a pytest configuration, pytest gets an empty one of
+    the gate's (`-c`, in the scratch directory), with the checkout as its rootdir and its
+    conftest cut. Where one does, pytest finds it before anything above, and nothing is
+    pinned: a configuration in a subdirectory stays the rootdir of a command that runs pytest
+    there."""
+    if _configured(checkout):
+        return ()
+    empty = os.path.join(scratch, EMPTY_CONFIG)
+    with open(empty, "w", encoding="utf-8") as f:
+        f.write("[pytest]\n")
+    return ("-c", empty, "--rootdir", checkout, "--confcutdir", checkout)
+
+
+def _configured(checkout: str) -> bool:
+    """Whether the checkout's root, or a directory of it that holds a tracked candidate file,
+    has a pytest configuration (`pytest_config.CANDIDATES`)."""
+    names = {name for name, _ in pytest_config.CANDIDATES}
+    places = ["", *sorted({os.path.dirname(p) for p in git.checkout_files(checkout)
+                            if os.path.basename(p) in names})]
+    return any(pytest_config.find(functools.partial(_read, os.path.join(checkout, d))).path
+               for d in dict.fromkeys(places))
+
+
+def _read(directory: str, names: Sequence[str]) -> dict[str, bytes | None]:
+    found: dict[str, bytes | None] = {}
+    for name in names:
+        try:
+            with open(os.path.join(directory, name), "rb") as f:
+                found[name] = f.read(1 << 20)
+        except OSError:
+            found[name] = None
+    return found
 
 
 def plugin_missing(output: str) -> bool:
