@@ -461,3 +461,31 @@ def test_every_directory_a_list_names_under_tmp_stays_visible(tmp_path: Path) ->
                          cwd="/", tmp=str(tmp_path / "run" / "tmp"), env=env)
     done = subprocess.run(argv, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+@needs_boundary
+@pytest.mark.parametrize("sealed", [False, True])
+def test_without_overlays_no_command_is_given_one(tmp_path: Path, sealed: bool) -> None:
+    """Where the kernel refuses overlays, the toolchains and the user's caches stay read-only
+    (as the rest of the world), and no command asks bubblewrap for an overlay it would fail
+    on: the head's install and tests write only their checkout, environment, HOME (where
+    their caches then are) and scratch."""
+    import dataclasses
+
+    from gate.engine.context import Workspace
+
+    root = tmp_path / "gate-run"
+    for name in ("checkout", "env", "home", "scratch", "tmp", "cache", "cargo"):
+        (root / name).mkdir(parents=True)
+    boundary = dataclasses.replace(isolation.choose("required"), overlays=False)
+    env = {"PATH": os.environ["PATH"], "VIRTUAL_ENV": str(root / "env"),
+           "TMPDIR": str(root / "tmp"), "HOME": str(root / "home")}
+    ws = Workspace(str(root / "checkout"), str(root / "scratch"), env, 60, (), None, boundary,
+                   str(root / "home"), (str(root / "cache"),), (str(root / "cargo"),),
+                   sealed=sealed)
+    script = "; ".join(f"echo x > {root}/{d}/f 2>/dev/null && echo wrote {d}"
+                       for d in ("checkout", "cache", "cargo", "home"))
+    argv = ws.wrap(["sh", "-c", script], str(root / "checkout"))
+    assert "--overlay-src" not in argv
+    done = subprocess.run(argv, env=env, capture_output=True, text=True)
+    assert done.stdout.split() == ["wrote", "checkout", "wrote", "home"], done.stderr
