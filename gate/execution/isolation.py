@@ -178,7 +178,9 @@ def choose(mode: str, protect: Iterable[str] = (), *, tmp_mb: int = 4096,
     detail = (f"{working.version}: user, PID and mount namespaces per command; a read-only "
               "world but the run's checkouts, scratch, environment, HOME and a tmpfs per command"
               + ("; each command after the install sees them through an overlay of its own"
-                 if overlays else "; no overlays here: later commands share what earlier wrote")
+                 "; only the base's install writes the installers' caches"
+                 if overlays else "; no overlays here: later commands share what earlier wrote"
+                 "; the head's install gets caches of the run's own")
               + f"; {len(paths)} protected paths checked after each command")
     return Boundary(Isolation("namespaces", detail), working.path, paths, tmp_mb << 20,
                     identities(paths), overlays)
