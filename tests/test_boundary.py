@@ -489,3 +489,34 @@ def test_without_overlays_no_command_is_given_one(tmp_path: Path, sealed: bool) 
     assert "--overlay-src" not in argv
     done = subprocess.run(argv, env=env, capture_output=True, text=True)
     assert done.stdout.split() == ["wrote", "checkout", "wrote", "home"], done.stderr
+
+
+@needs_boundary
+@pytest.mark.parametrize("overlays", [True, False])
+def test_the_heads_workspace_names_the_caches_it_may_not_warm(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, overlays: bool) -> None:
+    """The workspaces the gate makes: the head's does not warm the user's caches (with
+    overlays it sees them through one; without, its variables name empty ones of the run's
+    own); the base's does."""
+    import dataclasses
+
+    from gate.engine.runtime import _fresh_workspace
+
+    user_cache = tmp_path / "user-pip-cache"
+    user_cache.mkdir()
+    monkeypatch.setenv("PIP_CACHE_DIR", str(user_cache))
+    boundary = dataclasses.replace(isolation.choose("required"), overlays=overlays)
+    made = {}
+    for trusted in (False, True):
+        root = tmp_path / f"root-{trusted}"
+        (root / "checkout").mkdir(parents=True)
+        made[trusted] = _fresh_workspace(str(root), str(root / "checkout"), 60, (), boundary,
+                                         trusted=trusted)
+    head, base = made[False], made[True]
+    assert (head.warms_caches, base.warms_caches) == (False, True)
+    assert base.env["PIP_CACHE_DIR"] == str(user_cache)
+    if overlays:
+        assert head.env["PIP_CACHE_DIR"] == str(user_cache)
+    else:
+        assert head.env["PIP_CACHE_DIR"].startswith(head.home + os.sep)
+        assert os.path.isdir(head.env["PIP_CACHE_DIR"])
