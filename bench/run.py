@@ -242,7 +242,8 @@ def cache_cost(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
                         "-r", "requirements.txt"], str(root / "checkout"))
         return timed(argv, env=ws.env)
 
-    install(True)  # untimed: warms the cache (benchhelper's wheel built once)
+    if not quick:  # a smoke test needs no warm-up
+        install(True)  # untimed: warms the cache (benchhelper's wheel built once)
     tries = 1 if quick else 5
     warming, layered = [], []
     for i in range(tries):
