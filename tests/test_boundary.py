@@ -520,3 +520,27 @@ def test_the_heads_workspace_names_the_caches_it_may_not_warm(
     else:
         assert head.env["PIP_CACHE_DIR"].startswith(head.home + os.sep)
         assert os.path.isdir(head.env["PIP_CACHE_DIR"])
+
+
+SITE_READER = """\
+import json, sys
+from gate.execution import site_hooks
+env = {{"VIRTUAL_ENV": {venv!r}}}
+print(json.dumps([site_hooks.running(env), len(site_hooks.recorded(env))]))
+"""
+
+
+def test_what_the_install_leaves_in_the_environment_cannot_hang_the_gate(
+        tmp_path: Path) -> None:
+    """The gate reads the environment's .pth files and RECORDs after the install (what it
+    left where every start runs it): a .pth that is a FIFO (an open would wait for a writer
+    for ever) and a RECORD linked to /dev/zero (an endless line) are not read; a real hook
+    still is."""
+    site = tmp_path / "env" / "lib" / "python3.11" / "site-packages"
+    (site / "evil-1.0.dist-info").mkdir(parents=True)
+    os.mkfifo(site / "zz_fifo.pth")
+    (site / "evil-1.0.dist-info" / "RECORD").symlink_to("/dev/zero")
+    (site / "hook.pth").write_text("import os\n")
+    done = subprocess.run([sys.executable, "-c", SITE_READER.format(venv=str(tmp_path / "env"))],
+                          capture_output=True, text=True, timeout=60)
+    assert json.loads(done.stdout) == [["hook.pth"], 0], done.stderr
