@@ -544,3 +544,30 @@ def test_what_the_install_leaves_in_the_environment_cannot_hang_the_gate(
     done = subprocess.run([sys.executable, "-c", SITE_READER.format(venv=str(tmp_path / "env"))],
                           capture_output=True, text=True, timeout=60)
     assert json.loads(done.stdout) == [["hook.pth"], 0], done.stderr
+
+
+REPORT_READER = """\
+import json
+from gate.outcomes.runners import pytest as runner
+report = {report!r}
+counts = runner.parse("", report)
+print(json.dumps([counts.passed if counts else None, runner.running(report),
+                  len(runner.tampered(report))]))
+"""
+
+
+def test_what_a_test_leaves_beside_its_report_cannot_hang_the_gate(tmp_path: Path) -> None:
+    """A test knows its report's path (GATE_JUNIT) and may write beside it: a FIFO as another
+    session's report, plugin list, fingerprint or running note, or a link to /dev/zero, is
+    not read; the real report still is."""
+    report = tmp_path / "suite-1.xml"
+    report.with_name("suite-1.xml.0").write_text(
+        '<testsuite><testcase classname="t" name="test_a" file="t.py"/></testsuite>')
+    for name in ("suite-1.xml.1", "suite-1.xml.0.plugins", "suite-1.xml.0.fingerprint",
+                 "suite-1.xml.0.running"):
+        os.mkfifo(tmp_path / name)
+    (tmp_path / "suite-1.xml.2").symlink_to("/dev/zero")
+    (tmp_path / "suite-1.xml.2.fingerprint").symlink_to("/dev/zero")
+    done = subprocess.run([sys.executable, "-c", REPORT_READER.format(report=str(report))],
+                          capture_output=True, text=True, timeout=60)
+    assert json.loads(done.stdout) == [1, None, 0], done.stderr

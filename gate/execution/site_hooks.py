@@ -3,8 +3,8 @@ with `import` lines, `sitecustomize` and `usercustomize` modules; and which of t
 installed distribution's RECORD lists (installed as files, not written by code).
 
 The judged code writes the environment, and the gate reads these files outside the
-boundary: only regular files are read (a FIFO would block the open for ever, a link to
-/dev/zero give an endless line), and only so much of each (`_LIMIT`)."""
+boundary: regular files only, as the interpreter would find them (through a link), never a
+FIFO or a device (`judged_files`)."""
 from __future__ import annotations
 
 import glob
@@ -12,20 +12,16 @@ import os
 import re
 from collections.abc import Mapping
 
+from gate.execution import judged_files
+
 PATTERNS = ("*.pth", "sitecustomize.py", "usercustomize.py")
 _EDITABLE = re.compile(r"^__editable__\.(.+?)-\d[^/]*\.pth$")
-_LIMIT = 16 << 20  # bytes read of one file: a RECORD of a large distribution is a few MiB
 
 
 def _text(path: str) -> str:
-    """The start of a regular file (a link to one too); "" for anything else."""
-    if not os.path.isfile(path):
-        return ""
-    try:
-        with open(path, "rb") as f:
-            return f.read(_LIMIT).decode("utf-8", "replace")
-    except OSError:
-        return ""
+    """A regular file's text (through a link too); "" for anything else."""
+    data = judged_files.read(path, follow=True)
+    return "" if data is None else data.decode("utf-8", "replace")
 
 
 def site_packages(env: Mapping[str, str]) -> list[str]:

@@ -10,6 +10,7 @@ import os
 import shlex
 from collections.abc import Mapping, Sequence
 
+from gate.execution import judged_files
 from gate.lang import pytest_config
 from gate.outcomes import junit
 from gate.outcomes.record import Counts, Plugin, Tampering
@@ -117,11 +118,9 @@ def running(report: str, limit: int = 300) -> str | None:
     """The test a pytest session of the run was running when it was stopped, as the session
     plugin named it beside its report; None where none did."""
     for path in sorted(glob.glob(glob.escape(report) + ".*.running")):
-        try:  # written by the judged process: only a short regular file's first line
-            with open(path, encoding="utf-8", errors="replace") as f:
-                line = f.read(limit).splitlines()
-        except OSError:
-            continue
+        # written by the judged process: only a short regular file's first line
+        data = judged_files.read(path, 1 << 20)
+        line = data[:limit].decode("utf-8", "replace").splitlines() if data else []
         if line and line[0].strip():
             return line[0].strip()
     return None
@@ -133,8 +132,7 @@ def plugins(paths: Sequence[str]) -> tuple[Plugin, ...] | None:
     found: dict[str, Plugin] = {}
     for path in paths:
         try:  # written by the judged process: anything that does not read is no list
-            with open(path + ".plugins", encoding="utf-8") as f:
-                data = json.load(f)
+            data = json.loads(judged_files.read(path + ".plugins") or b"")
             listed = [Plugin(str(p["name"]), _text(p.get("file")), _text(p.get("dist")))
                       for p in data]
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
@@ -149,8 +147,7 @@ def tampered(report: str) -> tuple[Tampering, ...]:
     found: dict[str, Tampering] = {}
     for path in sorted(glob.glob(glob.escape(report) + ".*.fingerprint")):
         try:  # written by the judged process: what does not read says nothing
-            with open(path, encoding="utf-8") as f:
-                data = json.load(f)
+            data = json.loads(judged_files.read(path) or b"")
             listed = [Tampering(str(t["name"]), str(t["what"]), _text(t.get("file")),
                                 t["line"] if isinstance(t.get("line"), int) else None)
                       for t in data]

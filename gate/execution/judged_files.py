@@ -1,0 +1,38 @@
+"""Files the judged code may have written, as the gate reads them outside the boundary:
+regular files only (a FIFO would block the open for ever, a device give an endless read),
+opened without blocking, not through a link unless asked, and no more than a limit of each."""
+from __future__ import annotations
+
+import os
+import stat
+from typing import BinaryIO
+
+LIMIT = 64 << 20  # bytes: larger than any plugin list, fingerprint or RECORD the gate reads
+
+
+def open_regular(path: str, *, follow: bool = False) -> BinaryIO | None:
+    """The regular file at `path`, open for reading; None when it is missing or something
+    else (a FIFO, a device, a directory; a link, unless `follow`)."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | (0 if follow else os.O_NOFOLLOW)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        return None
+    return os.fdopen(fd, "rb")
+
+
+def read(path: str, limit: int = LIMIT, *, follow: bool = False) -> bytes | None:
+    """The content of the regular file at `path` (`open_regular`); None also when it is
+    larger than `limit`."""
+    f = open_regular(path, follow=follow)
+    if f is None:
+        return None
+    with f:
+        try:
+            data = f.read(limit + 1)
+        except OSError:
+            return None
+    return data if len(data) <= limit else None
