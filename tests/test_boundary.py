@@ -571,3 +571,23 @@ def test_what_a_test_leaves_beside_its_report_cannot_hang_the_gate(tmp_path: Pat
     done = subprocess.run([sys.executable, "-c", REPORT_READER.format(report=str(report))],
                           capture_output=True, text=True, timeout=60)
     assert json.loads(done.stdout) == [1, None, 0], done.stderr
+
+
+LOCATOR = """\
+from gate.outcomes.location import locate
+from gate.outcomes.record import CaseResult, Counts
+cases = (CaseResult("TestAdd", None, None, "failed"),)
+found = locate(Counts("go test", passed=0, failed=1, skipped=0, cases=cases), {root!r})
+print(found.cases[0].file, found.cases[0].line)
+"""
+
+
+def test_a_fifo_the_install_left_among_the_test_files_cannot_hang_the_gate(
+        tmp_path: Path) -> None:
+    """The gate looks for a failing test's definition in the checkout's test files, which
+    the install may have added to: a FIFO named like one is not opened."""
+    (tmp_path / "a_test.go").write_text("package a\n\nfunc TestAdd(t *testing.T) {}\n")
+    os.mkfifo(tmp_path / "0_test.go")
+    done = subprocess.run([sys.executable, "-c", LOCATOR.format(root=str(tmp_path))],
+                          capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == ["a_test.go", "3"], done.stderr
