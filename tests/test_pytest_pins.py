@@ -131,3 +131,22 @@ def test_the_pins_name_an_empty_configuration_in_the_scratch_directory(tmp_path:
     assert pins == ("-c", str(tmp_path / pytest_runner.EMPTY_CONFIG), "--rootdir", str(top),
                     "--confcutdir", str(top))
     assert (tmp_path / pytest_runner.EMPTY_CONFIG).read_text() == "[pytest]\n"
+
+
+def test_the_empty_configuration_is_never_written_through_a_link(tmp_path: Path) -> None:
+    """The install runs before the first test run, and may write the scratch directory: a
+    link it left where the gate's empty configuration goes is replaced, never written
+    through (the gate writes as the user, outside the boundary); a FIFO in the checkout's
+    place of a pyproject.toml is not read."""
+    top = checkout(tmp_path / "checkout", {"calc.py": "x = 1\n"})
+    os.mkfifo(top / "pyproject.toml")
+    victim = tmp_path / "victim"
+    victim.write_text("the user's\n")
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    (scratch / pytest_runner.EMPTY_CONFIG).symlink_to(victim)
+    pins = pytest_runner.config_pins(str(top), str(scratch))
+    assert pins[:2] == ("-c", str(scratch / pytest_runner.EMPTY_CONFIG))
+    assert victim.read_text() == "the user's\n"
+    assert not (scratch / pytest_runner.EMPTY_CONFIG).is_symlink()
+    assert (scratch / pytest_runner.EMPTY_CONFIG).read_text() == "[pytest]\n"

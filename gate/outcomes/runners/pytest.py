@@ -8,6 +8,7 @@ import glob
 import json
 import os
 import shlex
+import tempfile
 from collections.abc import Mapping, Sequence
 
 from gate.execution import judged_files
@@ -50,8 +51,11 @@ def config_pins(checkout: str, scratch: str) -> tuple[str, ...]:
     if _configured(checkout):
         return ()
     empty = os.path.join(scratch, EMPTY_CONFIG)
-    with open(empty, "w", encoding="utf-8") as f:
+    # renamed into place: the install may have left a link there, never written through
+    fd, tmp = tempfile.mkstemp(dir=scratch, prefix=".gate-pytest-")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write("[pytest]\n")
+    os.replace(tmp, empty)
     return ("-c", empty, "--rootdir", checkout, "--confcutdir", checkout)
 
 
@@ -66,14 +70,9 @@ def _configured(checkout: str) -> bool:
 
 
 def _read(directory: str, names: Sequence[str]) -> dict[str, bytes | None]:
-    found: dict[str, bytes | None] = {}
-    for name in names:
-        try:
-            with open(os.path.join(directory, name), "rb") as f:
-                found[name] = f.read(1 << 20)
-        except OSError:
-            found[name] = None
-    return found
+    """The checkout's files, which the install may have replaced (by a FIFO, say)."""
+    return {name: judged_files.read(os.path.join(directory, name), 1 << 20, follow=True)
+            for name in names}
 
 
 def plugin_missing(output: str) -> bool:
