@@ -591,3 +591,24 @@ def test_a_fifo_the_install_left_among_the_test_files_cannot_hang_the_gate(
     done = subprocess.run([sys.executable, "-c", LOCATOR.format(root=str(tmp_path))],
                           capture_output=True, text=True, timeout=60)
     assert done.stdout.split() == ["a_test.go", "3"], done.stderr
+
+
+def test_the_gates_own_files_in_the_scratch_directory_replace_a_link_left_there(
+        tmp_path: Path) -> None:
+    """The install runs before the gate writes a shard's test durations into the scratch
+    directory (which the install may write): a link it left at that path is replaced, and
+    the file it pointed to (the user's) is untouched."""
+    from gate.shards import split
+    from gate.shards.spec import Shard
+
+    victim = tmp_path / "victim"
+    victim.write_text("the user's\n")
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    (scratch / "shard-durations-head.json").symlink_to(victim)
+    os.mkfifo(scratch / "shard-split-head.json")
+    how = split.split("python -m pytest", str(tmp_path), [], Shard(1, 2), {"t.py": 1.0},
+                      str(scratch), "head")
+    assert victim.read_text() == "the user's\n"
+    assert json.loads((scratch / "shard-durations-head.json").read_text()) == {"t.py": 1.0}
+    assert how.whole() is None  # the FIFO where the runner's split goes is not read

@@ -1,10 +1,13 @@
 """Files the judged code may have written, as the gate reads them outside the boundary:
 regular files only (a FIFO would block the open for ever, a device give an endless read),
-opened without blocking, not through a link unless asked, and no more than a limit of each."""
+opened without blocking, not through a link unless asked, and no more than a limit of each;
+and the gate's own files in a directory the judged code can write (the scratch directory),
+written by a rename into place, never through a link it left there."""
 from __future__ import annotations
 
 import os
 import stat
+import tempfile
 from typing import BinaryIO
 
 LIMIT = 64 << 20  # bytes: larger than any plugin list, fingerprint or RECORD the gate reads
@@ -36,3 +39,17 @@ def read(path: str, limit: int = LIMIT, *, follow: bool = False) -> bytes | None
         except OSError:
             return None
     return data if len(data) <= limit else None
+
+
+def write(path: str, text: str) -> None:
+    """`text` at `path`, in a directory the judged code may write: written to a new file
+    beside it and renamed over it, so that a link (or a FIFO) left at `path` is replaced,
+    never written through (the gate writes as its user, outside the boundary)."""
+    fd, partial = tempfile.mkstemp(dir=os.path.dirname(path) or ".", prefix=".gate-")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(partial, path)
+    except BaseException:
+        os.unlink(partial)
+        raise

@@ -8,7 +8,6 @@ import glob
 import json
 import os
 import shlex
-import tempfile
 from collections.abc import Mapping, Sequence
 
 from gate.execution import judged_files
@@ -51,11 +50,7 @@ def config_pins(checkout: str, scratch: str) -> tuple[str, ...]:
     if _configured(checkout):
         return ()
     empty = os.path.join(scratch, EMPTY_CONFIG)
-    # renamed into place: the install may have left a link there, never written through
-    fd, tmp = tempfile.mkstemp(dir=scratch, prefix=".gate-pytest-")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write("[pytest]\n")
-    os.replace(tmp, empty)
+    judged_files.write(empty, "[pytest]\n")  # the install may have left a link there
     return ("-c", empty, "--rootdir", checkout, "--confcutdir", checkout)
 
 
