@@ -612,3 +612,26 @@ def test_the_gates_own_files_in_the_scratch_directory_replace_a_link_left_there(
     assert victim.read_text() == "the user's\n"
     assert json.loads((scratch / "shard-durations-head.json").read_text()) == {"t.py": 1.0}
     assert how.whole() is None  # the FIFO where the runner's split goes is not read
+
+
+def test_a_mutant_is_never_written_through_a_link_the_install_made(tmp_path: Path) -> None:
+    """pinned copies the checkout and writes each mutant into the copy, outside the
+    boundary: a source file the install replaced by a link to one of the user's files is
+    replaced in the copy; the user's file is untouched."""
+    from gate.engine.context import Workspace
+    from gate.mutants.mutant import Mutant
+    from gate.pinned import runs
+
+    victim = tmp_path / "victim.py"
+    victim.write_text("def add(a, b):\n    return a + b\n")
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    (checkout / "calc.py").symlink_to(victim)
+    (tmp_path / "scratch").mkdir()
+    ws = Workspace(str(checkout), str(tmp_path / "scratch"), {"PATH": os.environ["PATH"]}, 60)
+    plus = victim.read_bytes().index(b"+")
+    mutant = Mutant("calc.py", 2, "arithmetic", plus, plus + 1, b"-", "a + b", "a - b")
+    copied = tmp_path / "mutant-copy"
+    run = runs._one(ws, f"grep -q 'a - b' {copied}/calc.py", mutant, [], str(copied), 60)
+    assert run.completed.ok  # the copy held the mutant
+    assert victim.read_text() == "def add(a, b):\n    return a + b\n"

@@ -41,14 +41,15 @@ def read(path: str, limit: int = LIMIT, *, follow: bool = False) -> bytes | None
     return data if len(data) <= limit else None
 
 
-def write(path: str, text: str) -> None:
-    """`text` at `path`, in a directory the judged code may write: written to a new file
-    beside it and renamed over it, so that a link (or a FIFO) left at `path` is replaced,
-    never written through (the gate writes as its user, outside the boundary)."""
+def write(path: str, content: str | bytes) -> None:
+    """`content` (text as UTF-8) at `path`, in a directory the judged code may write: written
+    to a new file beside it and renamed over it, so that a link (or a FIFO) left at `path` is
+    replaced, never written through (the gate writes as its user, outside the boundary)."""
+    data = content.encode("utf-8") if isinstance(content, str) else content
     fd, partial = tempfile.mkstemp(dir=os.path.dirname(path) or ".", prefix=".gate-")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
         os.replace(partial, path)
     except BaseException:
         os.unlink(partial)
