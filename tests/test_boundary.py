@@ -635,3 +635,40 @@ def test_a_mutant_is_never_written_through_a_link_the_install_made(tmp_path: Pat
     run = runs._one(ws, f"grep -q 'a - b' {copied}/calc.py", mutant, [], str(copied), 60)
     assert run.completed.ok  # the copy held the mutant
     assert victim.read_text() == "def add(a, b):\n    return a + b\n"
+
+
+CHECKOUT_READER = """\
+from gate.checks.harness import leftovers
+from gate.outcomes import detect, scoped_command
+from gate.shards import split
+from gate.shards.spec import Shard
+root = {root!r}
+found = leftovers.in_checkout(root)
+print(sorted(f.path for f in found if "not a file" in f.message))
+print(detect.test_command(root), detect.install_command(root))
+print(scoped_command.js_runner("npm test", root))
+print(split.split("mocha", root, ["test/a.js"], Shard(1, 2), {{}}, root, "head").how)
+"""
+
+
+def test_what_the_install_leaves_in_the_checkout_cannot_hang_the_gate(tmp_path: Path) -> None:
+    """The gate reads the checkout after the install (detection, scoping, sharding): a
+    tracked file the install replaced by a FIFO, or by a link to /dev/zero, is removed and
+    named (harness); an untracked FIFO, which git does not list, is read as no file."""
+    from helpers.gitrepo import Repo
+
+    repo = Repo(tmp_path / "checkout")
+    repo.commit({"pyproject.toml": "[project]\nname = 'x'\n", "requirements.txt": "x\n",
+                 "test/a.js": "\n"})
+    root = repo.path
+    (root / "pyproject.toml").unlink()
+    os.mkfifo(root / "pyproject.toml")
+    (root / "requirements.txt").unlink()
+    (root / "requirements.txt").symlink_to("/dev/zero")
+    os.mkfifo(root / "package.json")  # untracked
+    done = subprocess.run([sys.executable, "-c", CHECKOUT_READER.format(root=str(root))],
+                          capture_output=True, text=True, timeout=60)
+    lines = done.stdout.splitlines()
+    assert lines[:2] == ["['pyproject.toml', 'requirements.txt']", "None npm install"], done.stderr
+    assert not (root / "pyproject.toml").exists() and not os.path.lexists(root / "requirements.txt")
+    assert len(lines) == 4

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
+from collections.abc import Iterable
 from typing import BinaryIO
 
 LIMIT = 64 << 20  # bytes: larger than any plugin list, fingerprint or RECORD the gate reads
@@ -41,6 +42,13 @@ def read(path: str, limit: int = LIMIT, *, follow: bool = False) -> bytes | None
     return data if len(data) <= limit else None
 
 
+def text(path: str) -> str | None:
+    """The text of a regular file of the checkout (`read`, through a link: the project's own
+    files may be links), undecodable bytes replaced; None where `read` gives none."""
+    data = read(path, follow=True)
+    return None if data is None else data.decode("utf-8", "replace")
+
+
 def write(path: str, content: str | bytes) -> None:
     """`content` (text as UTF-8) at `path`, in a directory the judged code may write: written
     to a new file beside it and renamed over it, so that a link (or a FIFO) left at `path` is
@@ -54,3 +62,17 @@ def write(path: str, content: str | bytes) -> None:
     except BaseException:
         os.unlink(partial)
         raise
+
+
+def remove_special(root: str, paths: Iterable[str]) -> list[str]:
+    """Remove each of `paths` (relative to `root`, a checkout of the gate's own) that is
+    neither a regular file nor a directory, nor a link to one: a FIFO, a socket, a device,
+    or a link to one (`/dev/zero`). Every later reader of the checkout (the gate's detection,
+    scoping, sharding and locating) then finds files or nothing. The paths removed."""
+    removed = []
+    for rel in paths:
+        full = os.path.join(root, rel)
+        if os.path.lexists(full) and not (os.path.isfile(full) or os.path.isdir(full)):
+            os.unlink(full)
+            removed.append(rel)
+    return removed
