@@ -193,6 +193,68 @@ def sealed_command(work: Path, n: int) -> dict[str, Any]:
             "command_unsealed_ms": round(min(b) * 1000, 1)}
 
 
+def _sdist(links: Path, name: str) -> None:
+    """A one-module sdist in `links`: pip builds its wheel once and keeps it in its cache."""
+    import io
+    import tarfile
+
+    files = {"pyproject.toml": '[build-system]\nrequires = ["setuptools"]\n'
+             'build-backend = "setuptools.build_meta"\n'
+             f'[project]\nname = "{name}"\nversion = "1.0"\n', f"{name}.py": "X = 1\n"}
+    with tarfile.open(links / f"{name}-1.0.tar.gz", "w:gz") as tar:
+        for rel, text in files.items():
+            info = tarfile.TarInfo(f"{name}-1.0/{rel}")
+            info.size = len(text.encode())
+            tar.addfile(info, io.BytesIO(text.encode()))
+
+
+def cache_cost(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
+    """An install on a warm cache, started as the gate starts it in the boundary: with the
+    installer's cache writable (a trusted install: the base's) against the cache seen through
+    an overlay (the head's: what it writes goes with it); interleaved, best of each, a fresh
+    environment for each (made untimed)."""
+    from gate.engine.context import Workspace
+    from gate.execution import isolation
+
+    packages = TWENTY[:2] if quick else TWENTY
+    wheels = fixtures.wheelhouse(work / "cache-wheels", (*packages, "setuptools", "wheel"))
+    _sdist(wheels, "benchhelper")
+    root, cache = work / "cache-root", work / "cache-pip"
+    cache.mkdir()
+    boundary = isolation.choose("required")
+    installer_env = {k: v for k, v in env.items() if not k.startswith("PIP_")}
+    installer_env.update(PIP_CACHE_DIR=str(cache), PIP_DISABLE_PIP_VERSION_CHECK="1",
+                         PIP_FIND_LINKS=str(wheels), PIP_NO_INDEX="1")  # named: visible
+
+    def install(trusted: bool) -> float:
+        shutil.rmtree(root, ignore_errors=True)
+        for name in ("checkout", "scratch", "tmp", "home"):
+            (root / name).mkdir(parents=True)
+        (root / "checkout" / "requirements.txt").write_text("\n".join(
+            (*packages, "benchhelper")) + "\n")
+        subprocess.run([PYTHON, "-m", "venv", str(root / "env")], check=True)
+        ws = Workspace(str(root / "checkout"), str(root / "scratch"),
+                       {**installer_env, "TMPDIR": str(root / "tmp"), "HOME": str(root / "home"),
+                        "VIRTUAL_ENV": str(root / "env")},
+                       600, (), None, boundary, str(root / "home"), (str(cache),),
+                       warms_caches=trusted)
+        argv = ws.wrap([str(root / "env" / "bin" / "python"), "-m", "pip", "install", "-q",
+                        "-r", "requirements.txt"], str(root / "checkout"))
+        return timed(argv, env=ws.env)
+
+    if not quick:  # a smoke test needs no warm-up
+        install(True)  # untimed: warms the cache (benchhelper's wheel built once)
+    tries = 1 if quick else 5
+    warming, layered = [], []
+    for i in range(tries):
+        for trusted in ((True, False) if i % 2 else (False, True)):
+            (warming if trusted else layered).append(install(trusted))
+    w, o = min(warming), min(layered)
+    return {"packages": len(packages) + 1, "writable_cache_s": round(w, 2),
+            "overlaid_cache_s": round(o, 2), "ratio": round(o / w, 3),
+            "added_s": round(o - w, 2)}
+
+
 def command_in_boundary(work: Path, n: int) -> dict[str, Any]:
     from gate.execution import isolation
 
@@ -469,6 +531,7 @@ def main() -> int:
             ("overhead", lambda: overhead(work, env, args.quick)),
             ("isolation", lambda: isolation_cost(work, env, args.quick)),
             ("sealed", lambda: sealed_cost(work, env, args.quick)),
+            ("caches", lambda: cache_cost(work, env, args.quick)),
             ("scoped_base_tests", lambda: scoped_base_tests(work, env, args.quick)),
             ("parallel_runs", lambda: parallel_runs(work, env, args.quick)),
             ("floor", lambda: floor(work, env, args.quick)),

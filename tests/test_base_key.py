@@ -102,3 +102,59 @@ def test_the_workflow_that_names_the_tests_extra_is_read_for_the_key(tmp_path: P
     assert install is not None and "ci-extra" in install
     assert (outcome_cache.key(str(repo.path), sha, None, None)
             == outcome_cache.key(str(repo.path), sha, install, "python -m pytest"))
+
+
+def test_the_network_the_tests_ran_with_is_in_the_key(based: tuple[Repo, str]) -> None:
+    """A base run with `network = "off"` (a test that needs the network fails) is not the
+    base's outcome for a run with it on, nor the other way round."""
+    repo, sha = based
+    on = outcome_cache.key(str(repo.path), sha, "true", "python -m pytest", network="on")
+    off = outcome_cache.key(str(repo.path), sha, "true", "python -m pytest", network="off")
+    assert on != off
+    assert outcome_cache.key(str(repo.path), sha, "true", "python -m pytest") == on  # default
+
+
+COUNTING = ('def pytest_sessionstart(session):\n    with open({log!r}, "a") as f:\n'
+            '        f.write("session\\n")\n')
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("offline_pip")
+def test_outcomes_recorded_offline_are_not_reused_online(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """End to end: a run with `network = "off"` keeps the base's outcomes; a second change
+    against the same base, with the network on, runs the base's suite again; a third, offline
+    again, takes them from the cache. (--isolation off: its conftest counts sessions on the
+    host.)"""
+    import json
+
+    from helpers.gitrepo import make_change
+
+    from gate import cli
+    from gate.errors import GateError
+    from gate.execution import network
+
+    try:
+        network.offline_prefix()
+    except GateError as e:
+        # gate: allow skip-markers -- only where no network namespace can be made, says why
+        pytest.skip(f"network namespaces are not available here: {e}")
+    log = tmp_path / "sessions.log"
+    repo, _, _ = make_change(tmp_path / "r", project(**{
+        "conftest.py": COUNTING.format(log=str(log)), "offline.toml": 'network = "off"\n'}),
+        {"README": "one\n"})
+
+    def run(head: str, *args: str) -> int:
+        log.write_text("")
+        cli.main(["run", "--repo", str(repo.path), "--base", "main", "--head", head,
+                  "--runs", "1", "--format", "json", "--isolation", "off", *args])
+        assert json.loads(capsys.readouterr().out)["verdict"] == "pass"
+        return log.read_text().count("session")
+
+    assert run("change", "--config", "offline.toml") == 2  # the head's run and the base's
+    for name in ("second", "third"):
+        repo.git("checkout", "-q", "main")
+        repo.branch(name)
+        repo.commit({"README": f"{name}\n"})
+    assert run("second") == 2  # online: the offline outcomes are not the base's
+    assert run("third", "--config", "offline.toml") == 1  # offline again: from the cache

@@ -169,12 +169,16 @@ def test_config_planted_above_the_checkout_is_refused_and_the_broken_change_fail
 
 @pytest.mark.slow
 @needs_boundary
-def test_without_the_boundary_config_above_the_checkout_forges_a_pass(
+def test_without_the_boundary_config_above_the_checkout_is_planted_but_not_read(
     planted: dict[str, Any]
 ) -> None:
-    _, report, _, found = planted["off"]
+    """Without the boundary the plants land, and pytest is still pinned to the checkout (it
+    has no configuration of its own: `-c` an empty one, `--rootdir`, `--confcutdir`): the
+    conftest that makes failures passes is not loaded. That plain pytest would load it is
+    shown in tests/test_pytest_pins.py."""
+    _, report, err, found = planted["off"]
     assert {"planted-pytest.ini", "planted-conftest.py", "planted-.cargo/config.toml"} <= found
-    assert check(report, "suite")["status"] == "passed"  # the conftest made the failure a pass
+    assert check(report, "suite")["status"] == "failed", err
 
 
 HOME_READER = ("import os\n\n\ndef test_home():\n"
@@ -399,3 +403,272 @@ def test_a_command_after_the_install_writes_nothing_the_next_one_sees(tmp_path: 
         "shard-split-head.json", "suite-1.xml"]
     assert (root / "scratch" / "shard-split-head.json").read_text() == "[]"
     assert not Path("/tmp/host-tmp").exists()
+
+
+@needs_boundary
+@pytest.mark.parametrize("trusted", [False, True])
+def test_only_a_trusted_install_writes_the_installers_caches(tmp_path: Path,
+                                                             trusted: bool) -> None:
+    """The install, as the gate starts it: the head's (untrusted) sees the caches through an
+    overlay, so what it plants there is gone with it; the base's warms them. Both write their
+    checkout and environment."""
+    from gate.engine.context import Workspace
+
+    root = tmp_path / "gate-run"
+    for name in ("checkout", "env", "home", "scratch", "tmp", "cache"):
+        (root / name).mkdir(parents=True)
+    (root / "cache" / "old-entry").write_text("kept")
+    env = {"PATH": os.environ["PATH"], "VIRTUAL_ENV": str(root / "env"),
+           "TMPDIR": str(root / "tmp"), "HOME": str(root / "home")}
+    ws = Workspace(str(root / "checkout"), str(root / "scratch"), env, 60, (), None,
+                   isolation.choose("required"), str(root / "home"), (str(root / "cache"),),
+                   warms_caches=trusted)
+    script = (f"cat {root}/cache/old-entry && echo x > {root}/cache/planted && "
+              f"echo x > {root}/cache/old-entry && echo x > {root}/checkout/built && "
+              f"echo x > {root}/env/installed && cat {root}/cache/planted")
+    done = subprocess.run(ws.wrap(["sh", "-c", script], str(root / "checkout")), env=env,
+                          capture_output=True, text=True)
+    assert (done.returncode, done.stdout) == (0, "keptx\n"), done.stderr  # saw its own writes
+    assert (root / "checkout" / "built").exists() and (root / "env" / "installed").exists()
+    assert (root / "cache" / "planted").exists() is trusted
+    assert (root / "cache" / "old-entry").read_text() == ("x\n" if trusted else "kept")
+
+
+@needs_boundary
+def test_without_overlays_the_heads_install_gets_caches_of_the_runs_own(tmp_path: Path) -> None:
+    """Where the kernel refuses overlays, the user's caches are read-only to the head's
+    install (as the rest of the world): it is given empty ones under the run's HOME, by the
+    variables that name them."""
+    from gate.execution.environment import own_caches
+
+    home = tmp_path / "home"
+    caches = own_caches({"PIP_CACHE_DIR": "/u/.cache/pip", "UV_CACHE_DIR": "/u/.cache/uv",
+                         "cargo registry": "/u/.cargo/registry"}, str(home))
+    assert caches == {"PIP_CACHE_DIR": f"{home}/.cache/gate-own/pip_cache_dir",
+                      "UV_CACHE_DIR": f"{home}/.cache/gate-own/uv_cache_dir"}
+
+
+@needs_boundary
+def test_every_directory_a_list_names_under_tmp_stays_visible(tmp_path: Path) -> None:
+    """pip takes several find-links directories separated by spaces: each one under the
+    host's /tmp is bound (read-only) into the boundary, as one alone is."""
+    first, second = tmp_path / "wheels", tmp_path / "links"
+    for d in (first, second, tmp_path / "run" / "tmp"):
+        d.mkdir(parents=True)
+    boundary = isolation.choose("required")
+    env = {"PIP_FIND_LINKS": f"{first} {second}", "PATH": os.environ["PATH"]}
+    argv = boundary.wrap(["ls", str(first), str(second)], root=str(tmp_path / "run"),
+                         cwd="/", tmp=str(tmp_path / "run" / "tmp"), env=env)
+    done = subprocess.run(argv, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+@needs_boundary
+@pytest.mark.parametrize("sealed", [False, True])
+def test_without_overlays_no_command_is_given_one(tmp_path: Path, sealed: bool) -> None:
+    """Where the kernel refuses overlays, the toolchains and the user's caches stay read-only
+    (as the rest of the world), and no command asks bubblewrap for an overlay it would fail
+    on: the head's install and tests write only their checkout, environment, HOME (where
+    their caches then are) and scratch."""
+    import dataclasses
+
+    from gate.engine.context import Workspace
+
+    root = tmp_path / "gate-run"
+    for name in ("checkout", "env", "home", "scratch", "tmp", "cache", "cargo"):
+        (root / name).mkdir(parents=True)
+    boundary = dataclasses.replace(isolation.choose("required"), overlays=False)
+    env = {"PATH": os.environ["PATH"], "VIRTUAL_ENV": str(root / "env"),
+           "TMPDIR": str(root / "tmp"), "HOME": str(root / "home")}
+    ws = Workspace(str(root / "checkout"), str(root / "scratch"), env, 60, (), None, boundary,
+                   str(root / "home"), (str(root / "cache"),), (str(root / "cargo"),),
+                   sealed=sealed)
+    script = "; ".join(f"echo x > {root}/{d}/f 2>/dev/null && echo wrote {d}"
+                       for d in ("checkout", "cache", "cargo", "home"))
+    argv = ws.wrap(["sh", "-c", script], str(root / "checkout"))
+    assert "--overlay-src" not in argv
+    done = subprocess.run(argv, env=env, capture_output=True, text=True)
+    assert done.stdout.split() == ["wrote", "checkout", "wrote", "home"], done.stderr
+
+
+@needs_boundary
+@pytest.mark.parametrize("overlays", [True, False])
+def test_the_heads_workspace_names_the_caches_it_may_not_warm(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, overlays: bool) -> None:
+    """The workspaces the gate makes: the head's does not warm the user's caches (with
+    overlays it sees them through one; without, its variables name empty ones of the run's
+    own); the base's does."""
+    import dataclasses
+
+    from gate.engine.runtime import _fresh_workspace
+
+    user_cache = tmp_path / "user-pip-cache"
+    user_cache.mkdir()
+    monkeypatch.setenv("PIP_CACHE_DIR", str(user_cache))
+    boundary = dataclasses.replace(isolation.choose("required"), overlays=overlays)
+    made = {}
+    for trusted in (False, True):
+        root = tmp_path / f"root-{trusted}"
+        (root / "checkout").mkdir(parents=True)
+        made[trusted] = _fresh_workspace(str(root), str(root / "checkout"), 60, (), boundary,
+                                         trusted=trusted)
+    head, base = made[False], made[True]
+    assert (head.warms_caches, base.warms_caches) == (False, True)
+    assert base.env["PIP_CACHE_DIR"] == str(user_cache)
+    if overlays:
+        assert head.env["PIP_CACHE_DIR"] == str(user_cache)
+    else:
+        assert head.env["PIP_CACHE_DIR"].startswith(head.home + os.sep)
+        assert os.path.isdir(head.env["PIP_CACHE_DIR"])
+
+
+SITE_READER = """\
+import json, sys
+from gate.execution import site_hooks
+env = {{"VIRTUAL_ENV": {venv!r}}}
+print(json.dumps([site_hooks.running(env), len(site_hooks.recorded(env))]))
+"""
+
+
+def test_what_the_install_leaves_in_the_environment_cannot_hang_the_gate(
+        tmp_path: Path) -> None:
+    """The gate reads the environment's .pth files and RECORDs after the install (what it
+    left where every start runs it): a .pth that is a FIFO (an open would wait for a writer
+    for ever) and a RECORD linked to /dev/zero (an endless line) are not read; a real hook
+    still is."""
+    site = tmp_path / "env" / "lib" / "python3.11" / "site-packages"
+    (site / "evil-1.0.dist-info").mkdir(parents=True)
+    os.mkfifo(site / "zz_fifo.pth")
+    (site / "evil-1.0.dist-info" / "RECORD").symlink_to("/dev/zero")
+    (site / "hook.pth").write_text("import os\n")
+    done = subprocess.run([sys.executable, "-c", SITE_READER.format(venv=str(tmp_path / "env"))],
+                          capture_output=True, text=True, timeout=60)
+    assert json.loads(done.stdout) == [["hook.pth"], 0], done.stderr
+
+
+REPORT_READER = """\
+import json
+from gate.outcomes.runners import pytest as runner
+report = {report!r}
+counts = runner.parse("", report)
+print(json.dumps([counts.passed if counts else None, runner.running(report),
+                  len(runner.tampered(report))]))
+"""
+
+
+def test_what_a_test_leaves_beside_its_report_cannot_hang_the_gate(tmp_path: Path) -> None:
+    """A test knows its report's path (GATE_JUNIT) and may write beside it: a FIFO as another
+    session's report, plugin list, fingerprint or running note, or a link to /dev/zero, is
+    not read; the real report still is."""
+    report = tmp_path / "suite-1.xml"
+    report.with_name("suite-1.xml.0").write_text(
+        '<testsuite><testcase classname="t" name="test_a" file="t.py"/></testsuite>')
+    for name in ("suite-1.xml.1", "suite-1.xml.0.plugins", "suite-1.xml.0.fingerprint",
+                 "suite-1.xml.0.running"):
+        os.mkfifo(tmp_path / name)
+    (tmp_path / "suite-1.xml.2").symlink_to("/dev/zero")
+    (tmp_path / "suite-1.xml.2.fingerprint").symlink_to("/dev/zero")
+    done = subprocess.run([sys.executable, "-c", REPORT_READER.format(report=str(report))],
+                          capture_output=True, text=True, timeout=60)
+    assert json.loads(done.stdout) == [1, None, 0], done.stderr
+
+
+LOCATOR = """\
+from gate.outcomes.location import locate
+from gate.outcomes.record import CaseResult, Counts
+cases = (CaseResult("TestAdd", None, None, "failed"),)
+found = locate(Counts("go test", passed=0, failed=1, skipped=0, cases=cases), {root!r})
+print(found.cases[0].file, found.cases[0].line)
+"""
+
+
+def test_a_fifo_the_install_left_among_the_test_files_cannot_hang_the_gate(
+        tmp_path: Path) -> None:
+    """The gate looks for a failing test's definition in the checkout's test files, which
+    the install may have added to: a FIFO named like one is not opened."""
+    (tmp_path / "a_test.go").write_text("package a\n\nfunc TestAdd(t *testing.T) {}\n")
+    os.mkfifo(tmp_path / "0_test.go")
+    done = subprocess.run([sys.executable, "-c", LOCATOR.format(root=str(tmp_path))],
+                          capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == ["a_test.go", "3"], done.stderr
+
+
+def test_the_gates_own_files_in_the_scratch_directory_replace_a_link_left_there(
+        tmp_path: Path) -> None:
+    """The install runs before the gate writes a shard's test durations into the scratch
+    directory (which the install may write): a link it left at that path is replaced, and
+    the file it pointed to (the user's) is untouched."""
+    from gate.shards import split
+    from gate.shards.spec import Shard
+
+    victim = tmp_path / "victim"
+    victim.write_text("the user's\n")
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    (scratch / "shard-durations-head.json").symlink_to(victim)
+    os.mkfifo(scratch / "shard-split-head.json")
+    how = split.split("python -m pytest", str(tmp_path), [], Shard(1, 2), {"t.py": 1.0},
+                      str(scratch), "head")
+    assert victim.read_text() == "the user's\n"
+    assert json.loads((scratch / "shard-durations-head.json").read_text()) == {"t.py": 1.0}
+    assert how.whole() is None  # the FIFO where the runner's split goes is not read
+
+
+def test_a_mutant_is_never_written_through_a_link_the_install_made(tmp_path: Path) -> None:
+    """pinned copies the checkout and writes each mutant into the copy, outside the
+    boundary: a source file the install replaced by a link to one of the user's files is
+    replaced in the copy; the user's file is untouched."""
+    from gate.engine.context import Workspace
+    from gate.mutants.mutant import Mutant
+    from gate.pinned import runs
+
+    victim = tmp_path / "victim.py"
+    victim.write_text("def add(a, b):\n    return a + b\n")
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    (checkout / "calc.py").symlink_to(victim)
+    (tmp_path / "scratch").mkdir()
+    ws = Workspace(str(checkout), str(tmp_path / "scratch"), {"PATH": os.environ["PATH"]}, 60)
+    plus = victim.read_bytes().index(b"+")
+    mutant = Mutant("calc.py", 2, "arithmetic", plus, plus + 1, b"-", "a + b", "a - b")
+    copied = tmp_path / "mutant-copy"
+    run = runs._one(ws, f"grep -q 'a - b' {copied}/calc.py", mutant, [], str(copied), 60)
+    assert run.completed.ok  # the copy held the mutant
+    assert victim.read_text() == "def add(a, b):\n    return a + b\n"
+
+
+CHECKOUT_READER = """\
+from gate.checks.harness import leftovers
+from gate.outcomes import detect, scoped_command
+from gate.shards import split
+from gate.shards.spec import Shard
+root = {root!r}
+found = leftovers.in_checkout(root)
+print(sorted(f.path for f in found if "not a file" in f.message))
+print(detect.test_command(root), detect.install_command(root))
+print(scoped_command.js_runner("npm test", root))
+print(split.split("mocha", root, ["test/a.js"], Shard(1, 2), {{}}, root, "head").how)
+"""
+
+
+def test_what_the_install_leaves_in_the_checkout_cannot_hang_the_gate(tmp_path: Path) -> None:
+    """The gate reads the checkout after the install (detection, scoping, sharding): a
+    tracked file the install replaced by a FIFO, or by a link to /dev/zero, is removed and
+    named (harness); an untracked FIFO, which git does not list, is read as no file."""
+    from helpers.gitrepo import Repo
+
+    repo = Repo(tmp_path / "checkout")
+    repo.commit({"pyproject.toml": "[project]\nname = 'x'\n", "requirements.txt": "x\n",
+                 "test/a.js": "\n"})
+    root = repo.path
+    (root / "pyproject.toml").unlink()
+    os.mkfifo(root / "pyproject.toml")
+    (root / "requirements.txt").unlink()
+    (root / "requirements.txt").symlink_to("/dev/zero")
+    os.mkfifo(root / "package.json")  # untracked
+    done = subprocess.run([sys.executable, "-c", CHECKOUT_READER.format(root=str(root))],
+                          capture_output=True, text=True, timeout=60)
+    lines = done.stdout.splitlines()
+    assert lines[:2] == ["['pyproject.toml', 'requirements.txt']", "None npm install"], done.stderr
+    assert not (root / "pyproject.toml").exists() and not os.path.lexists(root / "requirements.txt")
+    assert len(lines) == 4

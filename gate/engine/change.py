@@ -58,7 +58,8 @@ def _seconds(options: Options, cfg: gate_config.Config, repo: str, base: str,
         return durations.load(options.durations)
     if not cfg.cache:
         return {}
-    entry = outcome_cache.load(outcome_cache.key(repo, base, cfg.install, cfg.test))
+    entry = outcome_cache.load(outcome_cache.key(repo, base, cfg.install, cfg.test,
+                                                 network=cfg.network))
     found = BaseOutcomes.from_json(entry) if entry is not None else None
     return durations.from_cases(found.counts.cases) if found and found.counts else {}
 

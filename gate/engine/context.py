@@ -107,12 +107,16 @@ class Workspace:
     logs: Logs | None = None  # where each command's full output goes (`gate run --logs`)
     boundary: isolation.Boundary = isolation.OFF  # what each judged command starts in
     home: str = ""  # the run's own HOME inside the boundary ("" without one)
-    caches: tuple[str, ...] = ()  # the installers' caches: the install's to write
+    caches: tuple[str, ...] = ()  # the installers' caches: only a trusted install writes them
     tools: tuple[str, ...] = ()  # the toolchains' homes (CARGO_HOME...): never written through
     # After the install: each later command sees the checkout, the environment, the home and
     # the caches through an overlay of its own, so that no trial starts from what an earlier
     # judged command wrote there (where overlays work; else they stay writable).
     sealed: bool = False
+    # Whether its install may write the installers' caches: an install of the base (trusted
+    # code, the mainline) warms them; the head's sees them through an overlay, so that nothing
+    # it plants there reaches the base's install, a later run or a later CI step.
+    warms_caches: bool = False
 
     def log(self, name: str) -> str | None:
         """A new log file for the command called `name`, or None without --logs."""
@@ -121,10 +125,14 @@ class Workspace:
     def wrap(self, argv: Sequence[str], cwd: str) -> list[str]:
         """A command of the judged code as it is started: in the run's isolation boundary."""
         mine = [self.checkout, self.env.get("VIRTUAL_ENV", ""), self.home]
-        if self.sealed and self.boundary.overlays:
+        warmed = self.caches if self.warms_caches else ()
+        if not self.boundary.overlays:  # later commands share what earlier ones wrote
+            own, layered = [self.scratch, *mine, *warmed], []
+        elif self.sealed:
             own, layered = [self.scratch], [*mine, *self.tools, *self.caches]
         else:
-            own, layered = [self.scratch, *mine, *self.caches], list(self.tools)
+            unwarmed = () if self.warms_caches else self.caches
+            own, layered = [self.scratch, *mine, *warmed], [*self.tools, *unwarmed]
         return self.boundary.wrap(argv, root=os.path.dirname(self.scratch), cwd=cwd,
                                   tmp=self.env.get("TMPDIR", os.path.join(self.scratch, "tmp")),
                                   own=own, layered=layered, env=self.env,

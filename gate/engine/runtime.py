@@ -16,10 +16,17 @@ from gate.engine.change import Change
 from gate.engine.context import Workspace
 from gate.engine.progress import Progress, timed
 from gate.execution import installer, isolation, network, site_hooks, venv, workspace
-from gate.execution.environment import clean_env, installer_caches, tool_homes, with_venv
+from gate.execution.environment import (
+    clean_env,
+    installer_caches,
+    own_caches,
+    tool_homes,
+    with_venv,
+)
 from gate.execution.logs import Logs
 from gate.models import CheckResult, Finding
 from gate.outcomes import base_run, baseline, compare, detect, outcome_cache
+from gate.outcomes.runners import go_test
 from gate.outcomes.runners import pytest as pytest_runner
 from gate.outcomes.testrun import TestRun
 from gate.pinned import step
@@ -45,15 +52,17 @@ class RuntimeResults:
 
 def _fresh_workspace(root: str, checkout: str, timeout: float, test_prefix: tuple[str, ...],
                      boundary: isolation.Boundary, logs: Logs | None = None,
-                     run_root: str | None = None) -> Workspace:
+                     run_root: str | None = None, *, trusted: bool = False) -> Workspace:
     """The clean environment, with a new virtual environment for a Python project. Its
     temporary directory is the run's own, so what commands leave there goes with the run
-    (whose root is `run_root`, by default `root`)."""
+    (whose root is `run_root`, by default `root`). Only the install of `trusted` code (the
+    base's) may warm the installers' caches."""
     scratch, tmp = os.path.join(root, "scratch"), os.path.join(root, "tmp")
     os.mkdir(scratch)
     os.mkdir(tmp)
     env = {**clean_env(), "TMPDIR": tmp,
            workspace.run_marker(run_root or root): "1"}  # killed when the run ends
+    env.update(go_test.workspace_pin(checkout, env))  # no go.work from above the checkout
     if detect.is_python(checkout):
         fresh = venv.create(workspace.environment_dir(root))
         venv.add_path(fresh, pytest_runner.PLUGIN_DIR, "_gate_pytest_plugins")
@@ -65,13 +74,17 @@ def _fresh_workspace(root: str, checkout: str, timeout: float, test_prefix: tupl
     home = os.path.join(root, "home")
     os.mkdir(home)
     caches, tools = installer_caches(env), tool_homes(env)
+    if not trusted and not boundary.overlays:  # no overlay to show the user's: empty ones
+        caches = own_caches(caches, home)
+        for path in caches.values():
+            os.makedirs(path)
     xdg = {k: os.path.join(home, d) for k, d in (("XDG_CACHE_HOME", ".cache"), (
         "XDG_CONFIG_HOME", ".config"), ("XDG_DATA_HOME", ".local/share"), (
         "XDG_STATE_HOME", ".local/state")) if k in env}  # the user's would be read-only
     env = {**env, **xdg, **{k: v for k, v in {**caches, **tools}.items() if k.isidentifier()},
            "HOME": home, "UV_LINK_MODE": "copy"}  # no file shared with the cache
     return Workspace(checkout, scratch, env, timeout, test_prefix, logs, boundary, home,
-                     tuple(caches.values()), tuple(tools.values()))
+                     tuple(caches.values()), tuple(tools.values()), warms_caches=trusted)
 
 
 def _user_checks(change: Change, ws: Workspace, progress: Progress,
@@ -102,7 +115,7 @@ def _baseline(change: Change, ws: Workspace, progress: Progress,
             lambda checkout: cfg.install or detect.install_command(checkout),
             cfg.test or detect.test_command(ws.checkout), cfg.checks,
             lambda root, checkout: _fresh_workspace(root, checkout, cfg.timeout, prefix,
-                                                    boundary, logs))
+                                                    boundary, logs, trusted=True))
         results.update({k: redact.check(r) for k, r in classified.items()})
 
 
@@ -114,13 +127,14 @@ def _base_outcomes(change: Change, root: str, ws: Workspace) -> base_run.BaseOut
                            git.ls_files(change.repo, change.diff.base), "base")
              if change.shard else None)
     key = outcome_cache.key(change.repo, change.diff.base, cfg.install, cfg.test,
-                            shares.cache_part(change.shard, change.seconds)) if cfg.cache else None
+                            shares.cache_part(change.shard, change.seconds),
+                            network=cfg.network) if cfg.cache else None
     return base_run.run(
         change.repo, change.diff.base, os.path.join(root, "base"),
         lambda checkout: cfg.install or detect.install_command(checkout),
         lambda checkout: cfg.test or detect.test_command(checkout),
         lambda where, checkout: _fresh_workspace(where, checkout, cfg.timeout, ws.test_prefix,
-                                                 ws.boundary, ws.logs, root),
+                                                 ws.boundary, ws.logs, root, trusted=True),
         key, share)
 
 

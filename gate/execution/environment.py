@@ -71,8 +71,9 @@ def _homes(environ: Mapping[str, str]) -> tuple[str, str]:
 def installer_caches(environ: Mapping[str, str]) -> dict[str, str]:
     """The installers' caches of the gate's user, by the variable that names each (uv, pip,
     npm, go's build and module caches, cargo's registry), where they exist: given to the
-    judged commands by name, since their HOME is the run's own. The install writes them;
-    later commands see them through an overlay (`Workspace.sealed`)."""
+    judged commands by name, since their HOME is the run's own. Only the base's install
+    writes them (trusted code); the head's and every later command see them through an
+    overlay (`Workspace.warms_caches`, `Workspace.sealed`)."""
     home, cache = _homes(environ)
     gopath = environ.get("GOPATH") or os.path.join(home, "go")
     cargo = environ.get("CARGO_HOME") or os.path.join(home, ".cargo")
@@ -84,6 +85,15 @@ def installer_caches(environ: Mapping[str, str]) -> dict[str, str]:
               "cargo registry": os.path.join(cargo, "registry")}  # no variable
     found = {name: environ.get(name) or default for name, default in wanted.items()}
     return {k: v for k, v in found.items() if os.path.isdir(v)}
+
+
+def own_caches(caches: Mapping[str, str], home: str) -> dict[str, str]:
+    """The installers' caches for an install that may not warm the user's (the head's) where
+    no overlay can show them: empty ones of the run's own, under its HOME (written and
+    dropped with the run), by the variables that name them; cargo's registry, which no
+    variable names, stays the user's, read-only."""
+    return {name: os.path.join(home, ".cache", "gate-own", name.lower())
+            for name in caches if name.isidentifier()}
 
 
 def tool_homes(environ: Mapping[str, str]) -> dict[str, str]:

@@ -101,10 +101,11 @@ def _existing(paths: Iterable[str], exclude: str) -> list[str]:
 def _named(env: Mapping[str, str]) -> list[str]:
     """The existing paths that `env`'s values name under the host's temporary directories,
     which the boundary replaces with empty ones: a wheelhouse in PIP_FIND_LINKS, a CARGO_HOME
-    in /tmp. They are bound read-only, as the rest of the world is."""
+    in /tmp. They are bound read-only, as the rest of the world is. A list is split at the
+    path separator and at spaces (pip's PIP_FIND_LINKS takes several directories so)."""
     found = []
     for value in env.values():
-        for part in value.split(os.pathsep):
+        for part in {*value.split(os.pathsep), *value.split()}:
             if not part.startswith("/") or len(part) > 4096:
                 continue
             real = os.path.realpath(part)
@@ -177,7 +178,9 @@ def choose(mode: str, protect: Iterable[str] = (), *, tmp_mb: int = 4096,
     detail = (f"{working.version}: user, PID and mount namespaces per command; a read-only "
               "world but the run's checkouts, scratch, environment, HOME and a tmpfs per command"
               + ("; each command after the install sees them through an overlay of its own"
-                 if overlays else "; no overlays here: later commands share what earlier wrote")
+                 "; only the base's install writes the installers' caches"
+                 if overlays else "; no overlays here: later commands share what earlier wrote"
+                 "; the head's install gets caches of the run's own")
               + f"; {len(paths)} protected paths checked after each command")
     return Boundary(Isolation("namespaces", detail), working.path, paths, tmp_mb << 20,
                     identities(paths), overlays)

@@ -1,6 +1,10 @@
 """The files of a fresh environment that the interpreter runs at every start: `.pth` files
 with `import` lines, `sitecustomize` and `usercustomize` modules; and which of them an
-installed distribution's RECORD lists (installed as files, not written by code)."""
+installed distribution's RECORD lists (installed as files, not written by code).
+
+The judged code writes the environment, and the gate reads these files outside the
+boundary: regular files only, as the interpreter would find them (through a link), never a
+FIFO or a device (`judged_files`)."""
 from __future__ import annotations
 
 import glob
@@ -8,8 +12,16 @@ import os
 import re
 from collections.abc import Mapping
 
+from gate.execution import judged_files
+
 PATTERNS = ("*.pth", "sitecustomize.py", "usercustomize.py")
 _EDITABLE = re.compile(r"^__editable__\.(.+?)-\d[^/]*\.pth$")
+
+
+def _text(path: str) -> str:
+    """A regular file's text (through a link too); "" for anything else."""
+    data = judged_files.read(path, follow=True)
+    return "" if data is None else data.decode("utf-8", "replace")
 
 
 def site_packages(env: Mapping[str, str]) -> list[str]:
@@ -23,7 +35,7 @@ def site_packages(env: Mapping[str, str]) -> list[str]:
 def present(env: Mapping[str, str]) -> set[str]:
     """The .pth, sitecustomize and usercustomize files of the environment, now."""
     return {path for site in site_packages(env) for pattern in PATTERNS
-            for path in glob.glob(os.path.join(site, pattern))}
+            for path in glob.glob(os.path.join(site, pattern)) if os.path.isfile(path)}
 
 
 def recorded(env: Mapping[str, str]) -> set[str]:
@@ -31,9 +43,8 @@ def recorded(env: Mapping[str, str]) -> set[str]:
     out: set[str] = set()
     for site in site_packages(env):
         for record in glob.glob(os.path.join(site, "*.dist-info", "RECORD")):
-            with open(record, encoding="utf-8", errors="replace") as f:
-                out.update(os.path.normpath(os.path.join(site, line.split(",")[0]))
-                           for line in f if line.strip())
+            out.update(os.path.normpath(os.path.join(site, line.split(",")[0]))
+                       for line in _text(record).splitlines() if line.strip())
     return out
 
 
@@ -41,8 +52,7 @@ def runs_code(path: str) -> bool:
     """A .pth file runs its lines that start with `import`; a customize module always runs."""
     if not path.endswith(".pth"):
         return True
-    with open(path, encoding="utf-8", errors="replace") as f:
-        return any(line.startswith(("import ", "import\t")) for line in f)
+    return any(line.startswith(("import ", "import\t")) for line in _text(path).splitlines())
 
 
 def name(path: str) -> str:

@@ -8,7 +8,7 @@ import re
 import shlex
 
 from gate import toml
-from gate.execution import installer
+from gate.execution import installer, judged_files
 from gate.outcomes import test_needs
 
 
@@ -17,10 +17,9 @@ def _exists(root: str, *names: str) -> bool:
 
 
 def _pyproject(root: str) -> dict[str, object]:
-    try:
-        with open(os.path.join(root, "pyproject.toml"), encoding="utf-8") as f:
-            return toml.loads(f.read())
-    except (OSError, toml.TOMLDecodeError):
+    try:  # the install may have left a FIFO there: read only a file
+        return toml.loads(judged_files.text(os.path.join(root, "pyproject.toml")) or "")
+    except toml.TOMLDecodeError:
         return {}
 
 
@@ -106,16 +105,16 @@ def python_packages(root: str) -> set[str]:
     names += [r for g in sorted(chosen) for r in _dependency_group(data, g) or []]
     for path in glob.glob(os.path.join(root, "requirements*.txt")):
         if os.path.basename(path) in command:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                names += [line for line in f if line.strip() and line.strip()[0].isalnum()]
+            names += [line for line in (judged_files.text(path) or "").splitlines()
+                      if line.strip() and line.strip()[0].isalnum()]
     if command.endswith(" pytest"):
         names.append("pytest")
     return {_name(r) for r in names if _name(r)}
 
 
 def _pinned(path: str) -> bool:
-    with open(path, encoding="utf-8", errors="replace") as f:
-        lines = [line.split("#", 1)[0].strip() for line in f]
+    lines = [line.split("#", 1)[0].strip()
+             for line in (judged_files.text(path) or "").splitlines()]
     reqs = [line for line in lines if line and not line.startswith("-")]
     return bool(reqs) and all("==" in r or "@" in r for r in reqs)
 
@@ -162,9 +161,9 @@ def test_command(root: str) -> str | None:
         return "python -m pytest"
     if _exists(root, "package.json"):
         try:
-            with open(os.path.join(root, "package.json"), encoding="utf-8") as f:
-                scripts = json.load(f).get("scripts", {})
-        except (OSError, ValueError, AttributeError):
+            scripts = json.loads(judged_files.text(os.path.join(root, "package.json")) or
+                                 "").get("scripts", {})
+        except (ValueError, AttributeError):
             scripts = {}
         if isinstance(scripts, dict) and "test" in scripts:
             return "npm test"

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+from gate.execution import judged_files
 from gate.outcomes.record import CaseResult, Outcome
 
 __all__ = ["CaseResult", "parse"]
@@ -42,9 +43,14 @@ def _seconds(text: str | None) -> float | None:
 
 
 def parse(path: str) -> list[CaseResult] | None:
-    """The outcomes in a report file; None if the file is missing or not a JUnit report."""
+    """The outcomes in a report file; None if the file is missing, not a regular file (the
+    judged code may have left a FIFO there to hang the gate) or not a JUnit report."""
+    f = judged_files.open_regular(path)
+    if f is None:
+        return None
     try:
-        root = ET.parse(path).getroot()
+        with f:
+            root = ET.parse(f).getroot()
     except (OSError, ET.ParseError):
         return None
     outcomes = []

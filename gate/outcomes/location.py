@@ -5,6 +5,7 @@ import dataclasses
 import os
 import re
 
+from gate.execution import judged_files
 from gate.lang import testdefs
 from gate.outcomes.record import CaseResult, Counts
 
@@ -44,11 +45,10 @@ def _locate(root: str, runner: str, case: CaseResult) -> CaseResult:
     hint = None if runner == "go test" else case.file  # go names the file's basename only
     wanted = _identity(runner, case.name)
     for path in _candidates(root, runner, hint):
-        try:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                text = f.read()
-        except OSError:
+        data = judged_files.read(path, follow=True)  # the install may have left a FIFO
+        if data is None:
             continue
+        text = data.decode("utf-8", "replace")
         rel = os.path.relpath(path, root)
         for definition in testdefs.extract(rel, text).defs:
             if definition.name == wanted:

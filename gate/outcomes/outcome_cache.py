@@ -2,7 +2,8 @@
 (`$XDG_CACHE_HOME/gate/base-outcomes`, default `~/.cache/gate/...`; `$GATE_CACHE_DIR/...`
 where that is set, as the Action does for its cache step), keyed by everything that decides
 the base's outcomes: the base SHA, the install and test commands as they run (detected from
-the base's files where the config gives none), the tools that run them
+the base's files where the config gives none), the network the tests ran with (`network`: a
+test that needs the network fails without it), the tools that run them
 (`toolchain.identity`: the installer and its version, the interpreter, the platform, the
 gate's version) and the format of the entry. A second change against the same base pays
 nothing; a run with other tools or commands runs the base again. Only the gate's own process
@@ -24,8 +25,10 @@ from gate.vcs import git
 # 2: per-test seconds; 3: the pytest plugins the base loaded; 4: Jest, Vitest, Mocha, unittest
 # and nextest name every test; 5: the site hooks the base's install made; 6: pytest's own
 # plugins listed too (a list without them would read as the head loading them all); 7: keyed
-# by the resolved commands and the tools, a module pytest could not collect named by its file
-FORMAT = 7
+# by the resolved commands and the tools, a module pytest could not collect named by its file;
+# 8: keyed by the network the tests ran with; pytest pinned to the checkout where it has no
+# configuration (`--rootdir`: other names for the tests of such a project)
+FORMAT = 8
 
 
 _WORKFLOWS = ".github/workflows/"  # where detection also reads the tests' extras
@@ -53,12 +56,13 @@ def made() -> str | None:
 
 
 def key(repo: str, base_sha: str, install: str | None, test: str | None,
-        part: str = "") -> str:
-    """The entry's name, for the configured commands (None: detected from the base's files);
-    `part` is what else its outcomes depend on (a shard's share)."""
+        part: str = "", *, network: str = "on") -> str:
+    """The entry's name, for the configured commands (None: detected from the base's files)
+    and the network the tests run with (`network` in the config: "on" or "off"); `part` is
+    what else its outcomes depend on (a shard's share)."""
     install, test = _resolved(repo, base_sha, install, test)
-    text = json.dumps([FORMAT, base_sha, install, test, toolchain.identity(),
-                       *([part] if part else [])])
+    text = json.dumps([FORMAT, base_sha, install, test, f"network {network}",
+                       toolchain.identity(), *([part] if part else [])])
     return hashlib.sha256(text.encode()).hexdigest()
 
 

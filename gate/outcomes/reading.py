@@ -44,9 +44,10 @@ PARSERS: dict[str, Callable[[str, str], Counts | None]] = {
 
 
 def report_env(environ: Mapping[str, str], report: str,
-               extra_addopts: Sequence[str] = ()) -> dict[str, str]:
-    """`environ` with the variables that ask runners for per-test reports."""
-    env = extended(environ, pytest.env(report, extra_addopts))
+               extra_addopts: Sequence[str] = (), pins: Sequence[str] = ()) -> dict[str, str]:
+    """`environ` with the variables that ask runners for per-test reports (and pin pytest's
+    configuration: `pytest.config_pins`)."""
+    env = extended(environ, pytest.env(report, extra_addopts, pins))
     env = extended(env, reports.env(report))
     env.update(go_test.env(env))
     env.update(nextest.env())

@@ -15,6 +15,7 @@ import re
 import shlex
 from collections.abc import Sequence
 
+from gate.execution import judged_files
 from gate.outcomes.pytest_command import single_pytest_args
 
 _JS_SUFFIXES = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
@@ -80,10 +81,10 @@ def runner_command(command: str, checkout: str) -> str:
 
 
 def _npm_script(checkout: str) -> str | None:
-    try:
-        with open(os.path.join(checkout, "package.json"), encoding="utf-8") as f:
-            scripts = json.load(f).get("scripts", {})
-    except (OSError, ValueError, AttributeError):
+    try:  # read only a file (the install may have left a FIFO there)
+        scripts = json.loads(judged_files.text(os.path.join(checkout, "package.json")) or
+                             "").get("scripts", {})
+    except (ValueError, AttributeError):
         return None
     script = scripts.get("test") if isinstance(scripts, dict) else None
     return script if isinstance(script, str) else None

@@ -13,6 +13,8 @@ import glob
 import os
 import re
 
+from gate.execution import judged_files
+
 _KNOWN = ("test", "tests", "testing", "dev")
 _TESTISH = re.compile(r"test|dev|^ci$", re.I)
 _CI_FILES = (".github/workflows/*.yml", ".github/workflows/*.yaml", "tox.ini", "noxfile.py",
@@ -37,10 +39,8 @@ def _mentioned(root: str) -> list[str]:
     names: list[str] = []
     for pattern in _CI_FILES:
         for path in sorted(glob.glob(os.path.join(root, pattern))):
-            try:
-                with open(path, encoding="utf-8", errors="replace") as f:
-                    text = f.read()
-            except OSError:
+            text = judged_files.text(path)  # a file only: the install may have left a FIFO
+            if text is None:
                 continue
             for found in _NAMES.finditer(text):
                 listed = next(g for g in found.groups() if g is not None)

@@ -75,7 +75,8 @@ def run_tests(
 ) -> TestRun:
     """Run `command` in the checkout; runners that can are asked for per-test reports through
     the environment (pytest: PYTEST_ADDOPTS), so the user's command is not edited."""
-    env = results.report_env(ws.env, report, extra_addopts)
+    env = results.report_env(ws.env, report, extra_addopts,
+                             pytest_runner.config_pins(ws.checkout, ws.scratch))
     completed = _run(ws, command, env, report, log)
     if not completed.ok and pytest_runner.plugin_missing(completed.output):
         # An interpreter outside the fresh environment, with PYTHONPATH replaced, could not

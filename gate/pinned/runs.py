@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 
 from gate.engine.context import Workspace
+from gate.execution import judged_files
 from gate.execution.overlay import overlay
 from gate.mutants.mutant import Mutant
 from gate.outcomes import scoped_command
@@ -51,10 +52,10 @@ def _one(ws: Workspace, command: str, mutant: Mutant, tests: Sequence[str], wher
     shutil.copytree(ws.checkout, where, symlinks=True)
     try:
         target = os.path.join(where, mutant.path)
-        with open(target, "rb") as f:
-            text = f.read()
-        with open(target, "wb") as f:
-            f.write(mutant.applied(text))
+        # the install may have made the file a link (to the user's own files) or a FIFO:
+        # read what it shows, never block, and replace it, never write through it
+        text = judged_files.read(target, follow=True) or b""
+        judged_files.write(target, mutant.applied(text))
         copy = dataclasses.replace(ws, checkout=where, env=_python_path(ws, where),
                                    timeout=min(ws.timeout, timeout))
         narrowed = scoped_command.narrowed(command, tests, where)

@@ -19,6 +19,7 @@ import posixpath
 from collections.abc import Mapping, Sequence
 
 from gate.engine.context import Workspace
+from gate.execution import judged_files
 from gate.execution.environment import extended
 from gate.outcomes import scoped_command
 from gate.outcomes.pytest_command import is_pytest
@@ -56,8 +57,7 @@ class Split:
         if self.units is not None or self.split_file is None:
             return self.units
         try:  # written by the judged process: anything that does not read is no split
-            with open(self.split_file, encoding="utf-8") as f:
-                data = json.load(f)
+            data = json.loads(judged_files.read(self.split_file) or b"")
             return {str(k): int(v) for k, v in data.items()}
         except (OSError, ValueError, TypeError, AttributeError):
             return None
@@ -66,8 +66,7 @@ class Split:
 def _pytest(command: str, shard: Shard, seconds: Mapping[str, float], scratch: str,
             tag: str) -> Split:
     durations = os.path.join(scratch, f"shard-durations-{tag}.json")
-    with open(durations, "w", encoding="utf-8") as f:
-        json.dump(dict(seconds), f)
+    judged_files.write(durations, json.dumps(dict(seconds)))  # the install ran before
     out = os.path.join(scratch, f"shard-split-{tag}.json")
     env = {"GATE_SHARD": str(shard), "GATE_SHARD_DURATIONS": durations,
            "GATE_SHARD_SPLIT": out, "PYTHONPATH": pytest_runner.PLUGIN_DIR,
@@ -119,11 +118,11 @@ def _mocha_files(command: str, files: Sequence[str], checkout: str) -> list[str]
         return None
     if any(os.path.exists(os.path.join(checkout, c)) for c in _MOCHA_CONFIGS):
         return None
-    try:
-        with open(os.path.join(checkout, "package.json"), encoding="utf-8") as f:
-            if "mocha" in json.load(f):
-                return None
-    except (OSError, ValueError, TypeError):
+    try:  # a file only: the install may have left a FIFO there
+        if "mocha" in json.loads(judged_files.text(os.path.join(checkout, "package.json"))
+                                 or "{}"):
+            return None
+    except (ValueError, TypeError):
         pass
     deep = "--recursive" in options
     return [f for f in files if f.endswith((".js", ".cjs", ".mjs"))

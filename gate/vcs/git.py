@@ -145,6 +145,13 @@ def top_files(repo: str, ref: str) -> list[str]:
     return [e.split("\t", 1)[1] for e in entries if e.split(" ", 2)[1] == "blob"]
 
 
+def checkout_files(checkout: str) -> list[str]:
+    """The tracked files of a checkout the judged code has worked in (its index, read with
+    `CHECKOUT_PINS`); empty where `checkout` is no git checkout."""
+    out = run(checkout, "ls-files", "-z", check=False, judged=True)
+    return [p for p in out.decode("utf-8", "surrogateescape").split("\0") if p]
+
+
 def worktree_changes(checkout: str) -> list[str]:
     """Files of a checkout's work tree that differ from its commit: untracked ones (ignored
     ones too, but not what installs make by the thousand: node_modules, .venv, caches) and

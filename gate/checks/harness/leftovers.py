@@ -9,7 +9,7 @@ import os
 import posixpath
 from collections.abc import Mapping
 
-from gate.execution import site_hooks
+from gate.execution import judged_files, site_hooks
 from gate.models import Finding
 from gate.vcs import git
 
@@ -28,12 +28,20 @@ def _loaded(path: str) -> bool:
 
 
 def in_checkout(checkout: str) -> list[Finding]:
-    """Files the install wrote or changed in the checkout that a test runner loads."""
+    """Files the install wrote or changed in the checkout that a test runner loads; and what
+    it left there that is no file (a FIFO, a device, a link to one), removed first, since the
+    gate reads the checkout after the install (an open of a FIFO would wait for ever)."""
+    changed = git.worktree_changes(checkout)
+    special = judged_files.remove_special(checkout, changed)
     return [Finding(path, 1, "install-left-files",
-                    f"the install left `{path}` in the checkout, where the test runner loads it, "
-                    "and git does not track it as it is: it changes how the tests run without "
-                    "being part of the change", "error")
-            for path in git.worktree_changes(checkout) if _loaded(path)]
+                    f"the install left `{path}` in the checkout, a FIFO, a device or a link to "
+                    "one, not a file: the gate removed it before reading the checkout", "error")
+            for path in special] + [
+        Finding(path, 1, "install-left-files",
+                f"the install left `{path}` in the checkout, where the test runner loads it, "
+                "and git does not track it as it is: it changes how the tests run without "
+                "being part of the change", "error")
+        for path in changed if _loaded(path) and path not in special]
 
 
 def in_environment(env: Mapping[str, str], before: set[str]) -> list[Finding]:

@@ -2,9 +2,12 @@
 "ok" / "FAIL" per package."""
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Mapping
 
 from gate.outcomes.record import CaseResult, Counts, Outcome
+from gate.vcs import git
 
 NAME = "go test"
 _PACKAGE = re.compile(r"^(ok|FAIL|\?) *\t(\S+)[\t ](.*)$", re.M)
@@ -19,6 +22,17 @@ def env(environ: dict[str, str]) -> dict[str, str]:
     the other go commands."""
     flags = environ.get("GOFLAGS", "")
     return {"GOFLAGS": f"{flags} -v".strip()}
+
+
+def workspace_pin(checkout: str, environ: Mapping[str, str]) -> dict[str, str]:
+    """GOWORK=off where the checkout has no go.work of its own and the user set no GOWORK:
+    go looks for a go.work in every directory above the one it runs in, and one planted
+    above the checkout (its `replace` directives win over the module's) would decide what
+    the tests build (issue 22). A project with a go.work keeps it: go finds it first."""
+    if "GOWORK" in environ or any(os.path.basename(p) == "go.work"
+                                  for p in git.checkout_files(checkout)):
+        return {}
+    return {"GOWORK": "off"}
 
 
 def _tests(lines: list[str]) -> list[CaseResult]:

@@ -3,14 +3,18 @@ the gate's `gate_sessions` plugin gives each pytest session of the command a rep
 (`<report>.<n>`), all read."""
 from __future__ import annotations
 
+import functools
 import glob
 import json
 import os
 import shlex
 from collections.abc import Mapping, Sequence
 
+from gate.execution import judged_files
+from gate.lang import pytest_config
 from gate.outcomes import junit
 from gate.outcomes.record import Counts, Plugin, Tampering
+from gate.vcs import git
 
 NAME = "pytest"
 PLUGIN = "gate_sessions"
@@ -18,13 +22,52 @@ PLUGIN_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "pytest_plugins")  # gate/pytest_plugins: the gate's plugins
 
 
-def env(report: str, extra_addopts: Sequence[str] = ()) -> dict[str, str]:
-    """PYTEST_ADDOPTS for the report, and the plugin that gives each session its own (the
-    caller adds PYTHONPATH and PYTEST_PLUGINS to what is there: `environment.extended`)."""
+EMPTY_CONFIG = "gate-pytest.ini"  # in the scratch directory: read-only to the judged code
+
+
+def env(report: str, extra_addopts: Sequence[str] = (),
+        pins: Sequence[str] = ()) -> dict[str, str]:
+    """PYTEST_ADDOPTS for the report, the configuration `pins` (`config_pins`), and the
+    plugin that gives each session its own (the caller adds PYTHONPATH and PYTEST_PLUGINS to
+    what is there: `environment.extended`). `extra_addopts` come last: a `-c` there wins."""
     addopts = ["-p", "no:cacheprovider", f"--junitxml={report}", "-o", "junit_family=xunit1",
-               *extra_addopts]
+               *pins, *extra_addopts]
     return {"PYTEST_ADDOPTS": " ".join(shlex.quote(a) for a in addopts), "GATE_JUNIT": report,
             "PYTHONPATH": PLUGIN_DIR, "PYTEST_PLUGINS": PLUGIN}
+
+
+def config_pins(checkout: str, scratch: str) -> tuple[str, ...]:
+    """The options that keep pytest from reading a configuration or a conftest.py above the
+    checkout (issue 22). pytest takes the first configuration file it finds walking up from
+    its arguments (a pyproject.toml without a pytest table does not stop it) and loads the
+    conftest.py files up to that file's directory: with none in the checkout, a pytest.ini and
+    a conftest.py planted above it (in a writable /tmp, without the boundary) would be read.
+    So where no file of the checkout holds a pytest configuration, pytest gets an empty one of
+    the gate's (`-c`, in the scratch directory), with the checkout as its rootdir and its
+    conftest cut. Where one does, pytest finds it before anything above, and nothing is
+    pinned: a configuration in a subdirectory stays the rootdir of a command that runs pytest
+    there."""
+    if _configured(checkout):
+        return ()
+    empty = os.path.join(scratch, EMPTY_CONFIG)
+    judged_files.write(empty, "[pytest]\n")  # the install may have left a link there
+    return ("-c", empty, "--rootdir", checkout, "--confcutdir", checkout)
+
+
+def _configured(checkout: str) -> bool:
+    """Whether the checkout's root, or a directory of it that holds a tracked candidate file,
+    has a pytest configuration (`pytest_config.CANDIDATES`)."""
+    names = {name for name, _ in pytest_config.CANDIDATES}
+    places = ["", *sorted({os.path.dirname(p) for p in git.checkout_files(checkout)
+                            if os.path.basename(p) in names})]
+    return any(pytest_config.find(functools.partial(_read, os.path.join(checkout, d))).path
+               for d in dict.fromkeys(places))
+
+
+def _read(directory: str, names: Sequence[str]) -> dict[str, bytes | None]:
+    """The checkout's files, which the install may have replaced (by a FIFO, say)."""
+    return {name: judged_files.read(os.path.join(directory, name), 1 << 20, follow=True)
+            for name in names}
 
 
 def plugin_missing(output: str) -> bool:
@@ -69,11 +112,9 @@ def running(report: str, limit: int = 300) -> str | None:
     """The test a pytest session of the run was running when it was stopped, as the session
     plugin named it beside its report; None where none did."""
     for path in sorted(glob.glob(glob.escape(report) + ".*.running")):
-        try:  # written by the judged process: only a short regular file's first line
-            with open(path, encoding="utf-8", errors="replace") as f:
-                line = f.read(limit).splitlines()
-        except OSError:
-            continue
+        # written by the judged process: only a short regular file's first line
+        data = judged_files.read(path, 1 << 20)
+        line = data[:limit].decode("utf-8", "replace").splitlines() if data else []
         if line and line[0].strip():
             return line[0].strip()
     return None
@@ -85,8 +126,7 @@ def plugins(paths: Sequence[str]) -> tuple[Plugin, ...] | None:
     found: dict[str, Plugin] = {}
     for path in paths:
         try:  # written by the judged process: anything that does not read is no list
-            with open(path + ".plugins", encoding="utf-8") as f:
-                data = json.load(f)
+            data = json.loads(judged_files.read(path + ".plugins") or b"")
             listed = [Plugin(str(p["name"]), _text(p.get("file")), _text(p.get("dist")))
                       for p in data]
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
@@ -101,8 +141,7 @@ def tampered(report: str) -> tuple[Tampering, ...]:
     found: dict[str, Tampering] = {}
     for path in sorted(glob.glob(glob.escape(report) + ".*.fingerprint")):
         try:  # written by the judged process: what does not read says nothing
-            with open(path, encoding="utf-8") as f:
-                data = json.load(f)
+            data = json.loads(judged_files.read(path) or b"")
             listed = [Tampering(str(t["name"]), str(t["what"]), _text(t.get("file")),
                                 t["line"] if isinstance(t.get("line"), int) else None)
                       for t in data]

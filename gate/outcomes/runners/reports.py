@@ -20,10 +20,10 @@ import json
 import math
 import os
 import shutil
-import stat
 from collections.abc import Mapping
 from typing import Any
 
+from gate.execution import judged_files
 from gate.outcomes.record import CaseResult, Counts, Outcome
 
 PRELOAD_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
@@ -90,15 +90,9 @@ def cases(path: str, runner: str) -> list[CaseResult] | None:
     """The cases `runner` has in the report at `path`, in order; None when the file is
     missing, not a regular file, too large or has a line that does not read (a garbled
     report is not half-read). Vitest reports a test once per update: its last line counts."""
-    try:  # not through a link, nor from a FIFO left to hang the gate: a file, or nothing
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
-        with os.fdopen(fd, "rb") as f:
-            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                return None
-            data = f.read(_LIMIT + 1)
-    except OSError:
-        return None
-    if len(data) > _LIMIT:
+    # not through a link, nor from a FIFO left to hang the gate: a file, or nothing
+    data = judged_files.read(path, _LIMIT)
+    if data is None:
         return None
     found: dict[object, CaseResult] = {}
     try:
