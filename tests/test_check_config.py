@@ -535,3 +535,36 @@ def test_long_workflow_run_changed_in_its_middle_is_readable(tmp_path: Path) -> 
     path = ".github/workflows/ci.yml"
     message = _messages(_run(tmp_path, {path: base}, {path: head}))[0]
     assert "wasm32-wasi\\\"" in message and "wasm32-wasip1\\\"" in message
+
+
+# go.work and .cargo/config.toml: found by searching the directories above (issue 22), so one
+# added inside the checkout swaps what the tests build beneath it
+
+GO_WORK = "go 1.21\n\nuse (\n\t./app\n)\n"
+
+
+def test_a_new_go_work_is_flagged(tmp_path: Path) -> None:
+    result = _run(tmp_path, {"app/go.mod": "module x\n"},
+                  {"app/go.mod": "module x\n", "go.work": GO_WORK})
+    assert _found(result) == [("go.work", 1, "go-workspace")]
+
+
+def test_a_replace_or_use_added_to_go_work_is_flagged_and_a_narrowing_is_not(
+        tmp_path: Path) -> None:
+    head = GO_WORK.replace("\t./app\n", "\t./app\n\t./fake\n") + (
+        "\nreplace example.com/lib v1.2.0 => ./fake // stand-in\n")
+    result = _run(tmp_path, {"go.work": GO_WORK, "app/go.mod": "module x\n"},
+                  {"go.work": head, "app/go.mod": "module x\n"})
+    assert _found(result) == [("go.work", 5, "go-workspace"), ("go.work", 8, "go-workspace")]
+    assert "`example.com/lib v1.2.0 => ./fake`" in _messages(result)[1]
+    narrowed = _run(tmp_path / "narrowed", {"go.work": head}, {"go.work": GO_WORK})
+    assert narrowed.findings == ()
+
+
+def test_any_change_to_a_cargo_config_is_flagged_wherever_it_is(tmp_path: Path) -> None:
+    alias = '[alias]\ntest = "check"\n'
+    result = _run(tmp_path, {"crates/a/Cargo.toml": "[package]\nname = 'a'\n"},
+                  {"crates/a/Cargo.toml": "[package]\nname = 'a'\n",
+                   "crates/.cargo/config.toml": alias, ".cargo/config": alias})
+    assert sorted(_found(result)) == [(".cargo/config", 1, "cargo-config"),
+                                      ("crates/.cargo/config.toml", 1, "cargo-config")]

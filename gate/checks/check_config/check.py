@@ -16,6 +16,7 @@ from gate.checks.check_config import (
     makefile,
     noxfile,
     python_config_diff,
+    search_files,
     taskfile,
     tsconfig_diff,
     workflow_diff,
@@ -36,21 +37,22 @@ options (pyproject.toml, pytest.toml, pytest.ini, tox.ini, setup.cfg, .coverager
 tests (tox in tox.ini, setup.cfg or `[tool.tox]`, hatch environments, pdm scripts, poe tasks, nox
 sessions' `session.run` commands, Cargo.toml's `autotests`, `test = false` and `[[test]]` `harness`
 switches: rules `tox-config`, `hatch-config`, `pdm-scripts`, `poe-tasks`, `nox-session`,
-`cargo-test`), package.json test, build and lint scripts and every script they run,
+`cargo-test`), a go.work added or given a `use` or `replace`, and any change to `.cargo/config.toml`
+(rules `go-workspace`, `cargo-config`: both are found by searching the directories above, and swap
+what the tests build), package.json test, build and lint scripts and every script they run,
 Jest/Vitest/Mocha/Playwright configs, lint rules in package.json's `xo` and `eslintConfig` keys and
 in `.golangci.yml` (rules `lint-config`, `golangci-config`), tsconfig strictness, the `test` and
 `check` recipes of a Makefile, justfile or Taskfile.yml (and of any target that runs a test runner,
 such as `go test` with its flags), pre-commit hooks removed or narrowed, conftest.py hooks that
-change collection or reporting, CI workflows (a job or step removed, continue-on-error, a new
-`if:`, a changed `run:`), the gate's own step in a workflow (its inputs, continue-on-error, its
-removal: rule `gate-step`), the gate's own config, and a build or packaging file deleted or
-emptied (setup.py, setup.cfg, pyproject's `[build-system]`, all of package.json's scripts,
-Cargo.toml, go.mod, a Makefile, tox.ini, noxfile.py: rules `build-file-removed`,
-`build-system-removed`, `package-scripts-removed`). Files are compared as parsed data, so
-reformatting raises nothing and each finding shows the old and the new value. A reviewer cares
-because the easiest way to make checks pass is to check less. Resolve it by reverting the change,
-or by explaining in the pull request why the new setting is right; changes to the gate's config
-only take effect once merged."""
+change collection or reporting, CI workflows (a job or step removed, continue-on-error, a new `if:`,
+a changed `run:`), the gate's own step in a workflow (its inputs, continue-on-error, its removal:
+rule `gate-step`), the gate's own config, and a build or packaging file deleted or emptied
+(setup.py, setup.cfg, pyproject's `[build-system]`, all of package.json's scripts, Cargo.toml,
+go.mod, a Makefile, tox.ini, noxfile.py: rules `build-file-removed`, `build-system-removed`,
+`package-scripts-removed`). Files are compared as parsed data, so reformatting raises nothing and
+each finding shows the old and the new value. A reviewer cares because the easiest way to make
+checks pass is to check less. Resolve it by reverting the change, or by explaining in the pull
+request why the new setting is right; changes to the gate's config only take effect once merged."""
 
 MAKEFILES = ("Makefile", "makefile", "GNUmakefile")
 JUSTFILES = ("justfile", "Justfile", ".justfile")
@@ -111,6 +113,10 @@ def handler_for(path: str, paths: Callable[[], list[str]] = list,
         return _python(config_diff.ini_sections, python_config_diff.ini)
     if any(fnmatch.fnmatch(name, pattern) for pattern in RUNNER_FILES):
         return handlers.runner_file
+    if name == search_files.GO_WORK:
+        return search_files.go_work
+    if search_files.is_cargo_config(path):
+        return search_files.cargo_config
     return by_name.get(name)
 
 
