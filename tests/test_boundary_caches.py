@@ -165,3 +165,67 @@ def test_without_the_boundary_the_planted_wheel_makes_the_next_broken_change_pas
     assert "pre-existing" in check(first, "suite")["summary"], err1
     assert check(second, "suite")["status"] == "passed", err2
     assert second["verdict"] == "pass", err2
+
+
+# uv: the same power, its cache. The head's setup.py (built by uv during the head's install)
+# writes into uv's cache; the boundary drops the write, and the base's install warms it.
+MARK = '''\
+import os
+from setuptools import setup
+
+for cache in {os.environ.get("UV_CACHE_DIR"), os.path.expanduser("~/.cache/uv")} - {None}:
+    try:
+        os.makedirs(cache, exist_ok=True)
+        with open(os.path.join(cache, "planted-by-the-head"), "w") as f:
+            f.write("poison")
+    except OSError:
+        pass
+
+''' + SETUP.split("\n", 2)[2].replace(', install_requires=["helper"]', "")
+
+
+@pytest.fixture(scope="module")
+def uv_marked(tmp_path_factory: pytest.TempPathFactory,
+              wheelhouse: Path) -> dict[str, tuple[dict[str, Any], str, list[Path]]]:
+    """Per mode: the report of a change whose setup.py writes into uv's cache, and the
+    files of the user's uv cache after it."""
+    out = {}
+    for mode in ("required", "off"):
+        where = tmp_path_factory.mktemp(f"uv-{mode}")
+        cache, home = where / "uv-cache", where / "home"
+        home.mkdir()
+        test = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
+        base = {"pyproject.toml": BUILD, "setup.py": SETUP.replace(
+            ', install_requires=["helper"]', ""),
+            "calc.py": "def add(a, b):\n    return a + b\n", "tests/test_calc.py": test}
+        repo, _, _ = make_change(where / "repo", base, {"setup.py": MARK})
+        env = {k: v for k, v in os.environ.items() if k != "GATE_NO_UV"}
+        env.update({"PIP_FIND_LINKS": str(wheelhouse), "PIP_NO_INDEX": "1",
+                    "UV_CACHE_DIR": str(cache), "HOME": str(home),
+                    "XDG_CACHE_HOME": str(home / ".cache")})
+        proc = subprocess.run(
+            [sys.executable, "-m", "gate", "run", "--repo", str(repo.path), "--base", "main",
+             "--head", "change", "--format", "json", "--isolation", mode,
+             "--test", "python -m pytest -q -p no:cacheprovider", "--runs", "1"],
+            capture_output=True, text=True, timeout=600, env=env)
+        report = json.loads(proc.stdout) if proc.stdout.strip() else {}
+        out[mode] = (report, proc.stderr, sorted(cache.rglob("*")) if cache.exists() else [])
+    return out
+
+
+@pytest.mark.slow
+@needs_boundary
+def test_what_the_heads_install_writes_in_uvs_cache_is_dropped(
+        uv_marked: dict[str, tuple[dict[str, Any], str, list[Path]]]) -> None:
+    report, err, files = uv_marked["required"]
+    assert "uv" in check(report, "install")["summary"], err  # uv really ran the install
+    assert not any(p.name == "planted-by-the-head" for p in files), err
+    assert files, err  # the base's install warmed it
+
+
+@pytest.mark.slow
+def test_without_the_boundary_the_heads_install_writes_into_uvs_cache(
+        uv_marked: dict[str, tuple[dict[str, Any], str, list[Path]]]) -> None:
+    report, err, files = uv_marked["off"]
+    assert "uv" in check(report, "install")["summary"], err
+    assert any(p.name == "planted-by-the-head" for p in files), err
