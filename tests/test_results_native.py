@@ -49,6 +49,19 @@ def test_unittest(tmp_path: Path) -> None:
     ]
 
 
+def test_a_unittest_module_that_does_not_import_is_named_not_collected(tmp_path: Path) -> None:
+    """unittest reports it as a test `unittest.loader._FailedTest.<module>`: it is the module,
+    not collected, with the import's error (as pytest's collection errors are)."""
+    (tmp_path / "tests" / "pkg").mkdir(parents=True)
+    (tmp_path / "tests" / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "tests" / "pkg" / "test_y.py").write_text("from nowhere import y\n")
+    (tmp_path / "tests" / "test_u.py").write_text(UNITTEST)
+    run = run_in(tmp_path, f"{PY} -m unittest discover -s tests -t tests")
+    failed = {c.name: c.message for c in run.failed_tests}
+    assert failed["pkg.test_y"] == "not collected: ModuleNotFoundError: No module named 'nowhere'"
+    assert not [name for name in failed if "_FailedTest" in name]
+
+
 def test_unittest_that_ran_no_test_does_not_pass_although_it_exits_0(tmp_path: Path) -> None:
     (tmp_path / "tests").mkdir()
     run = run_in(tmp_path, f"{PY} -m unittest discover -s tests")
@@ -122,3 +135,17 @@ def test_cargo_test(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert failure.message.splitlines()[1:] == [
         "assertion `left == right` failed", "left: 2", "right: 3"]
     assert not run.passed
+
+
+def test_unittests_own_summary_names_a_module_that_does_not_import_not_collected() -> None:
+    """Where the gate's recorder did not run (the output is all there is)."""
+    from gate.outcomes.runners import unittest as unittest_runner
+    output = ("ERROR: pkg.test_y (unittest.loader._FailedTest.pkg.test_y)\n" + "-" * 70 + "\n"
+              "ImportError: Failed to import test module: pkg.test_y\nTraceback (most recent "
+              "call last):\n  File \"pkg/test_y.py\", line 1, in <module>\n"
+              "ModuleNotFoundError: No module named 'nowhere'\n\n\n" + "-" * 70 + "\n"
+              "Ran 1 test in 0.001s\n\nFAILED (errors=1)\n")
+    counts = unittest_runner.parse(output, "")
+    assert counts is not None
+    assert [(c.name, c.message) for c in counts.failures()] == [
+        ("pkg.test_y", "not collected: ModuleNotFoundError: No module named 'nowhere'")]

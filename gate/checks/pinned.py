@@ -8,6 +8,7 @@ import os
 from gate.engine.context import DiffContext, Workspace
 from gate.models import CheckResult, Finding, Severity, Status
 from gate.mutants import lines
+from gate.outcomes import junit
 from gate.outcomes.testrun import TestRun
 from gate.pinned import reach, runs, sides
 
@@ -66,9 +67,15 @@ def _fail_to_pass(ctx: DiffContext, ws: Workspace, command: str, side: sides.Sid
     if not side.tests and not side.rust_tests:
         return "no test was added or changed", []
     run: TestRun = runs.on_base_code(ws, command, side.base_code, tests)
-    failed = [t.name for t in run.failed_tests]
-    if failed:
-        return f"pinned by {len(failed)} test(s) that fail on the base code ({_names(failed)})", []
+    failed = [t.name for t in run.failed_tests if not junit.not_collected(t)]
+    unimported = [t.name for t in run.failed_tests if junit.not_collected(t)]
+    if failed or unimported:
+        said = [f"pinned by {len(failed)} test(s) that fail on the base code ({_names(failed)})"
+                ] if failed else []
+        if unimported:  # they need what the change adds: pinned too, but say it as it is
+            said.append(f"{_names(unimported)} cannot be collected on the base code (it "
+                        "uses what the change adds)")
+        return "; ".join(said), []
     if not run.passed:
         return f"the new tests do not run on the base code ({run.problem()}): they pin it", []
     where = side.first_line or (side.tests[0] if side.tests else ".", 1)

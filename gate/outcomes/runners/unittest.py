@@ -3,13 +3,15 @@ from __future__ import annotations
 
 import re
 
+from gate.outcomes.junit import NOT_COLLECTED
 from gate.outcomes.record import CaseResult, Counts
 
 NAME = "unittest"
 _RAN = re.compile(r"^Ran (\d+) tests? in [\d.]+s$", re.M)
 _VERDICT = re.compile(r"^(OK|FAILED)(?: \(([^)]*)\))?\s*$", re.M)
-_FAILURE = re.compile(r"^(?:FAIL|ERROR): (\w+) \(([\w.]+?)\)\s*$", re.M)
+_FAILURE = re.compile(r"^(?:FAIL|ERROR): ([\w.]+) \(([\w.]+?)\)\s*$", re.M)
 _RULE = "-" * 70
+_NOT_IMPORTED = "unittest.loader._FailedTest."  # a module that failed to import
 
 
 def _case(match: re.Match[str], output: str) -> CaseResult:
@@ -20,6 +22,8 @@ def _case(match: re.Match[str], output: str) -> CaseResult:
     block = output[match.end():].lstrip("\n").removeprefix(_RULE).lstrip("\n")
     block = block.split("\n\n", 1)[0].strip()
     message = block.splitlines()[-1].strip() if block else ""
+    if dotted.startswith(_NOT_IMPORTED):  # "test_x (unittest.loader._FailedTest.test_x)"
+        return CaseResult(method, None, None, "failed", NOT_COLLECTED + message)
     module, cls = ".".join(parts[:-1]), parts[-1]
     return CaseResult(f"{module}.{cls}.{method}", None, None, "failed", message)
 

@@ -40,10 +40,18 @@ def _write(target: str, test: Any, outcome: str, message: str, started: dict[int
     test_id = getattr(test, "id", None)
     start = started.get(id(case))
     code = _code(case)
-    line = json.dumps({"runner": "unittest", "file": getattr(module, "__file__", None),
-                       "line": code.co_firstlineno if code is not None and getattr(
-                           module, "__file__", None) == code.co_filename else None,
-                       "name": test_id() if callable(test_id) else str(test),
+    file = getattr(module, "__file__", None)
+    name = test_id() if callable(test_id) else str(test)
+    if type(case).__name__ == "_FailedTest" and type(case).__module__ == "unittest.loader":
+        # a test module that failed to import: the module, not collected, with the import's
+        # own error (the gate's junit.NOT_COLLECTED, as pytest's collection errors are told)
+        lines = [x.strip() for x in str(getattr(case, "_exception", "")).splitlines() if x.strip()]
+        file, code, name = None, None, str(getattr(case, "_testMethodName", name))
+        message = "not collected: " + (lines[-1] if lines else message)
+    line = json.dumps({"runner": "unittest", "file": file,
+                       "line": code.co_firstlineno if code is not None and
+                       file == code.co_filename else None,
+                       "name": name,
                        "outcome": outcome, "message": message[:400],
                        "seconds": None if start is None else time.monotonic() - start})
     fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
