@@ -225,3 +225,17 @@ def test_one_removed_escape_excuses_one_added_line_not_two(tmp_path: Path) -> No
     head = ("while (ok) {\n\tfor (;;) {\n\t\t" + disable + "\t\tawait x();\n"
             "\t\t" + disable + "\t\tawait y();\n\t}\n}\n")
     assert _found(_run(tmp_path, {"a.js": base}, {"a.js": head})) == [("a.js", 5, "eslint-disable")]
+
+
+def test_a_coverage_pragma_in_a_test_file_is_not_an_escape(tmp_path: Path) -> None:
+    """pytest-dev/pluggy #718 (honest): a stub's body in a new test, `pass  # pragma: no
+    cover`. It hides only the test's own line from coverage; the same pragma in the code,
+    and a type escape in the test, are still flagged."""
+    stub = ("def test_x():\n    class P:\n        def hook(self):\n"
+            "            pass  # pragma: no cover\n")
+    result = _run(tmp_path, {"calc.py": "x = 1\n"}, {
+        "calc.py": "if x:  # pragma: no cover\n    y = 1\n",
+        "testing/test_calc.py": stub + "    z: int = ''  # type: ignore\n",
+        "web/app.test.js": "/* istanbul ignore next */\nfunction f() {}\n"})
+    assert _found(result) == [("calc.py", 1, "pragma: no cover"),
+                              ("testing/test_calc.py", 5, "type: ignore")]

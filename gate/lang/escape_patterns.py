@@ -24,6 +24,8 @@ RUST = extensions("rust")
 GO = extensions("go")
 JAVA = extensions("java")
 KOTLIN = extensions("kotlin")
+# what a coverage pragma silences; in a test file it hides only the test's own lines
+COVERAGE = "coverage measurement of this code"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -62,7 +64,7 @@ ROWS: tuple[EscapePattern, ...] = (
     EscapePattern("pylint: disable", PYTHON, "comment", _hash_directive(r"pylint:\s*disable"),
                   "pylint checks"),
     EscapePattern("pragma: no cover", PYTHON, "comment",
-                  _hash_directive(r"pragma:\s*no\s*cover\b"), "coverage measurement of this code"),
+                  _hash_directive(r"pragma:\s*no\s*cover\b"), COVERAGE),
     EscapePattern("as any", TYPESCRIPT, "code", re.compile(r"\bas\s+any\b"),
                   "TypeScript's type checking of this expression"),
     EscapePattern("@ts-ignore", JAVASCRIPT, "comment", _slash_directive(r"@ts-ignore\b"),
@@ -76,9 +78,9 @@ ROWS: tuple[EscapePattern, ...] = (
     EscapePattern("biome-ignore", JAVASCRIPT, "comment", _slash_directive(r"biome-ignore\b"),
                   "Biome lint rules"),
     EscapePattern("istanbul ignore", JAVASCRIPT, "comment",
-                  _slash_directive(r"istanbul\s+ignore\b"), "coverage measurement of this code"),
+                  _slash_directive(r"istanbul\s+ignore\b"), COVERAGE),
     EscapePattern("c8 ignore", JAVASCRIPT, "comment", _slash_directive(r"c8\s+ignore\b"),
-                  "coverage measurement of this code"),
+                  COVERAGE),
     EscapePattern("#[allow]", RUST, "code", re.compile(r"#\s*\[\s*allow\s*\((?:[^)]*\)\s*\])?"),
                   "compiler and clippy lints on this item"),
     EscapePattern("#![allow]", RUST, "code",
