@@ -153,3 +153,21 @@ def test_the_detail_holds_the_failing_test_within_1500_characters(
     assert (finding["path"], finding["line"]) == ("a.test.js", 4)
     assert finding["message"].startswith("total is right failed in 1 of 1 runs")
     assert finding["message"].endswith("[regression: new at head]")  # node:test names all
+
+
+
+def test_a_python_module_the_install_does_not_bring_is_an_error_not_a_failure(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`python -m mypy` without mypy: the check could not run (as a command not found), it
+    found nothing wrong with the code. A tool that fails to import something of its own still
+    fails."""
+    repo, _, _ = make_change(tmp_path / "r", {".gate.toml": config(
+        'name = "mypy"\nrun = "python3 -m no_such_module_for_gate"\nrequired = false',
+        'name = "tool"\nrun = "python3 tool.py"\nrequired = false'),
+        "tool.py": "import no_such_module_for_gate\n"}, {"tool.py": "import no_such_module_x\n"})
+    _, report, _ = gate(capsys, repo.path)
+    checks = {c["id"]: c for c in report["checks"]}
+    assert (checks["mypy"]["status"], checks["mypy"]["summary"]) == (
+        "error", "`python3 -m no_such_module_for_gate`: no module named "
+        "no_such_module_for_gate: the install does not bring it")
+    assert checks["tool"]["status"] == "failed"

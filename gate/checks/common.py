@@ -32,5 +32,8 @@ def command_outcome(done: Completed, timeout: float) -> tuple[Status, str]:
     if done.timed_out:
         return "timeout", f"`{command}` timed out after {timeout:g}s"
     if done.not_found:
+        if done.returncode == 1:  # python -m X, X not installed
+            said = done.output.strip().rsplit(": ", 1)[-1]
+            return "error", f"`{command}`: {said.lower()}: the install does not bring it"
         return "error", f"`{command}`: command not found"
     return "failed", f"`{command}` failed with exit {done.returncode}"

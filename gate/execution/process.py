@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
+import re
 import signal
 import subprocess
 import threading
@@ -21,6 +22,9 @@ from gate.execution import logs, reaper
 
 OUTPUT_LIMIT = 1024 * 1024
 WRAPPER = '/bin/sh -c "$1"; exit $?'
+# `python -m mypy` where mypy is not installed: all Python prints, with exit 1 (the command
+# could not run, as a command not found; an import error inside a tool prints a traceback)
+NO_MODULE = re.compile(r"\S*python[\d.]*: No module named [\w.]+")
 # (argv, cwd) -> the argv that is started: the isolation boundary around a command.
 Wrap = Callable[[Sequence[str], str], list[str]]
 
@@ -170,6 +174,7 @@ def _run(argv: Sequence[str], shown: str, cwd: str, env: Mapping[str, str], time
         proc.stdout.close()
     returncode = None if timed_out else proc.returncode
     output = buffer.text()
-    not_found = returncode == 127 and "not found" in output
+    not_found = (returncode == 127 and "not found" in output) or (
+        returncode == 1 and NO_MODULE.fullmatch(output.strip()) is not None)
     return Completed(shown, returncode, output, timed_out, not_found,
                      time.monotonic() - start, buffer.dropped)
