@@ -384,6 +384,12 @@ def test_init_says_which_lines_it_wrote_are_placeholders_before_the_release(
         "the README's `repo: local` hooks there",
         "gate init: placeholder at .pre-commit-config.yaml:4 (this gate is not released yet): "
         "put a tag or commit of that repository there"]
+    # --dry-run, which a new user reads first, says them too (on stderr, beside the diff)
+    other = Repo(tmp_path / "other")
+    other.commit({"pyproject.toml": "[project]\nname = 'x'\n"})
+    assert cli.main(["init", "--repo", str(other.path), "--dry-run"]) == 0
+    shown = [line for line in capsys.readouterr().err.splitlines() if "placeholder" in line]
+    assert shown == said
 
 
 def test_a_check_nothing_installs_is_proposed_optional_and_init_says_why(

@@ -121,6 +121,11 @@ def _tried(root: str) -> bool:
     return not bad
 
 
+def _placeholders(found: list[Edit]) -> list[str]:
+    return [f"placeholder at {edit.path}:{number} (this gate is not released yet): put {what} "
+            "there" for edit in found for number, what in release.placeholders(edit.new)]
+
+
 def main(repo: str, *, dry_run: bool = False, force: bool = False,
          shards: int | None = None, plain_hooks: bool = False, check: bool = False) -> int:
     if shards is not None:
@@ -133,7 +138,7 @@ def main(repo: str, *, dry_run: bool = False, force: bool = False,
             if any(e.path in (".gate.toml", "pyproject.toml") for e in found) else [])
     if dry_run:
         sys.stdout.write("".join(unified_diff(e) for e in found))
-        for note in said:
+        for note in [*_placeholders(found), *said]:
             print(f"gate init: {note}", file=sys.stderr)
         return 0
     if check and any(e.path in (".gate.toml", "pyproject.toml") for e in found) and (
@@ -142,10 +147,8 @@ def main(repo: str, *, dry_run: bool = False, force: bool = False,
     for edit in found:
         write(root, edit)
         print(f"gate init: {'wrote' if edit.old is None else 'updated'} {edit.path}")
-    for edit in found:
-        for number, what in release.placeholders(edit.new):
-            print(f"gate init: placeholder at {edit.path}:{number} (this gate is not released "
-                  f"yet): put {what} there")
+    for note in _placeholders(found):
+        print(f"gate init: {note}")
     for note in said:
         print(f"gate init: {note}")
     if plain_hooks:
