@@ -69,6 +69,9 @@ def test_edited_expectation_hides_a_regression(
     assert [(f["path"], f["line"], f["rule"]) for f in base_tests["findings"]] == [
         ("tests/test_calc.py", 4, "base-test-failed")]
     assert "test_add" in base_tests["findings"][0]["message"]
+    # how many of the base's tests fail, and which: not "the files fail" for one test
+    assert base_tests["summary"] == ("1 test(s) of 1 base test file(s) (tests/test_calc.py) "
+                                     "fail on the head code (tests/test_calc.py::test_add)")
     assert report["verdict"] == "needs-review"
     assert code == 3
 

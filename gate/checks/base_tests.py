@@ -94,7 +94,9 @@ def run(ctx: DiffContext, ws: Workspace, command: str) -> CheckResult:
                            duration_s=duration)
     status: Status = "timeout" if result.completed.timed_out else (
         "error" if result.completed.not_found else "failed")
-    return CheckResult(ID, TITLE, status, False,
-                       f"{what} fail on the head code ({result.problem()})",
+    said = (f"{len(failed)} test(s) of {what} fail on the head code "
+            f"({_names([t.name for t in failed], 3)})" if failed and status == "failed"
+            else f"{what} fail on the head code ({result.problem()})")
+    return CheckResult(ID, TITLE, status, False, said,
                        detail=detail.excerpt(failed, result.completed.output),
                        findings=findings, duration_s=duration)
