@@ -251,3 +251,30 @@ def test_symlinks_are_not_read_but_a_test_file_turned_symlink_loses_its_tests(
     assert found(result) == [("tests/test_a.py", 1, "test-removed"),
                              ("tests/test_a.py", 4, "test-removed")]
     assert result.findings[0].message.endswith("; tests/test_a.py was replaced by a symlink")
+
+
+def _spec(describe: str, titles: list[str]) -> str:
+    body = "".join(f"  it('{t}', () => {{ expect(1).toBe(1) }})\n" for t in titles)
+    return f"describe('{describe}', () => {{\n{body}}})\n"
+
+
+def test_describes_renamed_with_their_spec_files_keep_their_tests(tmp_path: Path) -> None:
+    """jshttp/cookie 6fea506: `cookie.parse(str)` became `cookie.parseCookie`, the spec file
+    renamed with it, every `it` kept its title: 55 tests read as removed. Each is its own
+    title under a renamed describe, as the run-time side keeps it."""
+    titles = ["ignores OWS", "parses a quoted value", "ignores OWS"]
+    result = check(tmp_path, {"test/parse.js": _spec("cookie.parse(str)", titles)},
+                   {"test/parse.js": None,
+                    "test/parse-cookie.js": _spec("cookie.parseCookie", titles)})
+    assert found(result) == []
+
+
+def test_a_title_dropped_under_a_renamed_describe_is_still_removed(tmp_path: Path) -> None:
+    """One to one, and only against tests new at head: one `ignores OWS` of two gone."""
+    result = check(tmp_path,
+                   {"test/parse.js": _spec("cookie.parse(str)", ["ignores OWS", "ignores OWS"]),
+                    "test/other.js": _spec("other", ["parses"])},
+                   {"test/parse.js": _spec("cookie.parseCookie", ["ignores OWS"]),
+                    "test/other.js": _spec("other", [])})
+    assert sorted(found(result)) == [("test/other.js", 2, "test-removed"),
+                                     ("test/parse.js", 3, "test-removed")]
