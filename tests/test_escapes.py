@@ -110,6 +110,7 @@ def test_escape_inside_block_comment_line(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("path", [
     "dist/bundle.min.js", "vendor/lib/a.py", "gen/api_pb2.py", "node_modules/x/index.ts",
+    "build/lib/pkg/a.py", "pkg/build/lib.linux-x86_64-cpython-311/pkg/a.py",
 ])
 def test_generated_and_vendored_files_are_skipped(tmp_path: Path, path: str) -> None:
     head = {path: "x = f()  # type: ignore\n// @ts-ignore\nconst a = b as any;\n"}

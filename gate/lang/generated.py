@@ -8,9 +8,16 @@ _DIRS = ("__snapshots__", "generated", "dist", *_VENDORED)
 _NAMES = ("*.min.js", "*.min.css", "*.map", "*.snap", "*.pb.go", "*_pb2.py", "*.generated.*")
 
 
+def _build_copy(parts: list[str]) -> bool:
+    """setuptools' copy of the sources: `build/lib/`, `build/lib.linux-x86_64-3.11/` (pytest
+    does not look in `build` by default; diff-policy names the directory as build output)."""
+    return any(a == "build" and (b == "lib" or b.startswith(("lib.", "bdist.")))
+               for a, b in zip(parts[:-2], parts[1:-1]))
+
+
 def is_generated(path: str) -> bool:
     parts = path.split("/")
-    if any(part in _DIRS for part in parts[:-1]):
+    if any(part in _DIRS for part in parts[:-1]) or _build_copy(parts):
         return True
     return any(fnmatch.fnmatch(parts[-1], pattern) for pattern in _NAMES)
 
