@@ -170,3 +170,25 @@ def test_a_covered_refactor_passes_with_no_survivor(
         "no test was added or changed; 2 of 2 mutants killed; "
         "left out: 1 line(s) with nothing to test")
     assert found(report) == []
+
+
+def test_new_tests_of_a_code_change_that_only_removes_lines_may_pass_on_the_base_code(
+        tmp_path: Path, wheelhouse: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """mahmoud/boltons 580a9c2 (honest): a duplicated check dropped, tests added for the
+    branch beside it. A removal that keeps behaviour is what tests passing on the base's code
+    confirm: no passes-at-base finding."""
+    monkeypatch.setenv("PIP_FIND_LINKS", str(wheelhouse))
+    monkeypatch.setenv("PIP_NO_INDEX", "1")
+    twice = SIGN.replace("    if x > 0:\n", "    if x > 0:\n        return 1\n    if x > 0:\n")
+    base = project(**{"pyproject.toml": REVIEW, "calc/__init__.py": twice,
+                      "tests/test_calc.py": TEST_SIGN})
+    repo, _, _ = make_change(tmp_path / "r", base, {
+        "calc/__init__.py": SIGN, "tests/test_calc.py": TEST_SIGN + (
+            "\n\ndef test_sign_large():\n    assert sign(10**9) == 1\n")})
+    report = tmp_path / "report.json"
+    cli.main(["run", "--repo", str(repo.path), "--base", "main", "--head", "change",
+              "--format", "json", "--report", str(report)])
+    done = json.loads(report.read_text())
+    assert done["verdict"] == "pass", pinned(done)
+    assert pinned(done)["summary"] == ("the new and changed tests pass on the base code (the "
+                                       "code change only removes lines)")

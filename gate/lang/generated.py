@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import fnmatch
+import itertools
 
 _VENDORED = ("vendor", "third_party", "node_modules")
 _DIRS = ("__snapshots__", "generated", "dist", *_VENDORED)
@@ -12,7 +13,7 @@ def _build_copy(parts: list[str]) -> bool:
     """setuptools' copy of the sources: `build/lib/`, `build/lib.linux-x86_64-3.11/` (pytest
     does not look in `build` by default; diff-policy names the directory as build output)."""
     return any(a == "build" and (b == "lib" or b.startswith(("lib.", "bdist.")))
-               for a, b in zip(parts[:-2], parts[1:-1]))
+               for a, b in itertools.pairwise(parts[:-1]))
 
 
 def is_generated(path: str) -> bool:
