@@ -41,6 +41,8 @@ def test_the_kind_of_change_comes_from_the_diff(
     ("pylint calc", "lint"), ("mypy --strict calc", "typecheck"), ("pyright", "typecheck"),
     ("npx tsc --noEmit", "typecheck"), ("python -m build", "build"),
     ("npm run build", "build"), ("cargo build --release", "build"), ("tsc -p .", "build"),
+    ("npm run typecheck", "typecheck"), ("npm run lint", "lint"), ("go vet ./...", "lint"),
+    ("cargo clippy -- -D warnings", "lint"), ("cargo check", "typecheck"),
     ("pytest -q", "other"), ("make docs", "other"), ("ruffle", "other"),
 ])
 def test_a_user_checks_kind_is_read_from_its_command(command: str, kind: str) -> None:

@@ -11,9 +11,10 @@ KINDS = USER_CHECK_KINDS
 
 # (kind, pattern on the command): the first that matches, as whole words. Data rows.
 _RULES: tuple[tuple[str, str], ...] = (
-    ("typecheck", r"\bmypy\b|\bpyright\b|\btsc\b[^;&|]*--noEmit\b|\bvue-tsc\b|\bpytype\b"),
+    ("typecheck", r"\bmypy\b|\bpyright\b|\btsc\b[^;&|]*--noEmit\b|\bvue-tsc\b|\bpytype\b"
+                  r"|\bcargo\s+check\b|\b(?:npm|pnpm|yarn)\s+(?:run\s+)?type-?check\b"),
     ("lint", r"\bruff\b|\bflake8\b|\beslint\b|\bpylint\b|\bbiome\b|\bclippy\b|\bgolangci-lint\b"
-             r"|\bstylelint\b|\brubocop\b"),
+             r"|\bstylelint\b|\brubocop\b|\bgo\s+vet\b|\b(?:npm|pnpm|yarn)\s+(?:run\s+)?lint\b"),
     ("build", r"\bpython3?\s+-m\s+build\b|\b(?:npm|pnpm|yarn)\s+(?:run\s+)?build\b"
               r"|\bcargo\s+build\b|\bgo\s+build\b|\btsc\b(?![^;&|]*--noEmit)|\bvite\s+build\b"),
 )
