@@ -79,8 +79,9 @@ def _parser() -> argparse.ArgumentParser:
                      "for `gate merge`; exit 0 unless the gate could not judge")
     run.add_argument("--quick", action="store_true",
                      help="a quick check for an agent's inner loop, NOT the full gate: the "
-                     "install, the lint and type-check user checks, and the suite once for a "
-                     "bug fix (code and a test) or else the build checks; exit 4 on its pass")
+                     "install, the diff checks, the lint and type-check user checks, and the "
+                     "suite once for a bug fix (code and a test) or else the build checks; "
+                     "exit 4 on its pass")
     run.add_argument("--durations", metavar="FILE",
                      help="with --shard: test seconds from `gate merge --durations-out`, to "
                      "balance the shards (absent: balance by number of tests)")

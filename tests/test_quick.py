@@ -15,6 +15,7 @@ from helpers.pyproject_fixture import CALC, project
 
 from gate import cli
 from gate.agent import attempts, submit
+from gate.checks import registry
 from gate.report import json_report, text
 
 pytestmark = pytest.mark.slow
@@ -50,7 +51,7 @@ CASES: dict[str, tuple[str, dict[str, str | None]]] = {
     "bug-fix": (BUILD, {"calc/__init__.py": FIXED_SUB, "tests/test_mul.py": TEST_MUL}),
     "code-only": (BUILD, {"calc/__init__.py": FIXED_SUB}),
     "docs-only": ("", {"README.md": "# calc\n\nAdds numbers.\n"}),
-    "lint-fails": (BUILD, {"calc/__init__.py": CALC + "\nbad = 1\n"}),
+    "lint-fails": (BUILD, {"calc/__init__.py": CALC + "\nbad = 1  # type: ignore\n"}),
 }
 
 
@@ -90,7 +91,10 @@ def runs(tmp_path_factory: pytest.TempPathFactory, wheelhouse: Path) -> Runs:
 
 
 def statuses(report: dict[str, Any]) -> dict[str, str]:
-    return {c["id"]: c["status"] for c in report["checks"] if c["status"] != "skipped"}
+    """What ran besides the diff checks (which always do)."""
+    assert all(check(report, i)["status"] != "skipped" for i in registry.DIFF)
+    return {c["id"]: c["status"] for c in report["checks"]
+            if c["status"] != "skipped" and c["id"] not in registry.DIFF}
 
 
 def check(report: dict[str, Any], check_id: str) -> dict[str, Any]:
@@ -102,11 +106,11 @@ def test_a_bug_fix_runs_the_lint_and_type_checks_and_the_suite_once(runs: Runs) 
     assert statuses(report) == {"install": "passed", "suite": "passed", "lint": "passed",
                                 "types": "passed"}
     assert check(report, "suite")["summary"] == "1 of 1 runs passed, 3/3 tests"
-    for not_run in ("base-tests", "pinned", "escapes", "build", "other"):
+    for not_run in ("base-tests", "pinned", "build", "other"):
         assert check(report, not_run)["summary"] == "not run by `gate run --quick`", not_run
     assert report["quick"] == {
         "full_gate": False, "change_kind": "code+tests",
-        "ran": ["install", "suite", "lint", "types"],
+        "ran": ["install", "suite", "lint", "types", *registry.DIFF],
         "why": "a bug fix (it changes code and a test): the lint and type checks (lint, "
                "types), and the suite once"}
 
@@ -122,7 +126,7 @@ def test_a_code_only_change_runs_lint_typecheck_and_the_build_not_the_tests(runs
                                 "build": "passed"}
     assert check(report, "suite")["status"] == "skipped"
     assert report["quick"]["change_kind"] == "code"
-    assert report["quick"]["ran"] == ["install", "lint", "types", "build"]
+    assert report["quick"]["ran"] == ["install", "lint", "types", "build", *registry.DIFF]
     assert runs.codes["code-only"] == 4
 
 
@@ -141,9 +145,17 @@ def test_a_failing_lint_check_fails_the_quick_check_with_exit_1(runs: Runs) -> N
     assert (report["verdict"], runs.codes["lint-fails"]) == ("fail", 1)
 
 
+def test_the_diff_checks_run_too(runs: Runs) -> None:
+    """They cost a fraction of a second, beside the install: a new escape is heard of first."""
+    [found] = check(runs.reports["lint-fails"], "escapes")["findings"]
+    assert (found["path"], found["line"], found["rule"]) == ("calc/__init__.py", 8, "type: ignore")
+    assert check(runs.reports["bug-fix"], "escapes")["status"] == "passed"
+
+
 def test_the_text_says_it_is_not_the_full_gate_and_what_it_ran(runs: Runs) -> None:
     shown = text.render(json_report.load(str(runs.paths["bug-fix"])))
-    assert ("quick check: not the full gate. It ran: install, suite, lint, types. Why: a bug "
+    assert ("quick check: not the full gate. It ran: install, suite, lint, types and the diff "
+            "checks. Why: a bug "
             "fix (it changes code and a test): the lint and type checks (lint, types), and "
             "the suite once.") in shown
     assert "quick verdict: pass" in shown

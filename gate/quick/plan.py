@@ -21,7 +21,7 @@ class Plan:
     why: str
 
     def ran(self) -> list[str]:
-        """What runs, by check id, in the report's order."""
+        """What runs, by check id, in the report's order (the diff checks aside)."""
         return ["install", *(["suite"] if self.suite else []), *(c.name for c in self.checks)]
 
 

@@ -1,7 +1,9 @@
 """`gate run --quick`: the head installed as `gate run` installs it (the same boundary, the same
-fresh environment), then only what the plan says (gate/quick/plan.py). Every other check is in
-the report, skipped, so that the report keeps the gate's shape; its `quick` object says it is
-not the full gate, and no front door takes it for one."""
+fresh environment), then only what the plan says (gate/quick/plan.py); the diff checks beside
+the install, as in `gate run` (they take a fraction of a second, and a new `# type: ignore` is
+what a lint loop should hear of first). Every other check is in the report, skipped, so that
+the report keeps the gate's shape; its `quick` object says it is not the full gate, and no
+front door takes it for one."""
 from __future__ import annotations
 
 import functools
@@ -9,7 +11,8 @@ import time
 from typing import Any
 
 from gate.checks import install, registry, suite, user
-from gate.engine import redact, runtime
+from gate.engine import background, redact, runtime
+from gate.engine import runner as gate_runner
 from gate.engine.change import Change, Options, prepare
 from gate.engine.context import Workspace
 from gate.engine.progress import OneAtATime, Progress, timed
@@ -26,8 +29,8 @@ NOT_RUN = "not run by `gate run --quick`"
 
 
 def _quick(the_plan: Plan) -> dict[str, Any]:
-    return {"full_gate": False, "change_kind": the_plan.kind, "ran": the_plan.ran(),
-            "why": the_plan.why}
+    ran = the_plan.ran() + ([*registry.DIFF] if the_plan.kind != "none" else [])
+    return {"full_gate": False, "change_kind": the_plan.kind, "ran": ran, "why": the_plan.why}
 
 
 def _suite_once(ws: Workspace, command: str | None, seed: int,
@@ -91,5 +94,8 @@ def run(options: Options, progress: Progress | None = None) -> Report:
     boundary = isolation.choose(
         change.config.isolation, (change.repo, *options.protect, *([cache] if cache else [])),
         tmp_mb=change.config.tmp_size_mb)
+    scanned = background.Background(functools.partial(gate_runner.diff_checks, change, progress),
+                                    "gate-diff-checks")
     results = _ran(change, the_plan, progress, boundary, logs)
-    return _report(change, the_plan, results, start, boundary.isolation)
+    return _report(change, the_plan, {**scanned.result(), **results}, start,
+                   boundary.isolation)
