@@ -3,6 +3,7 @@ of real repositories), the user checks' kinds, what runs, the flags it refuses, 
 `gate explain` of a kind."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -63,7 +64,7 @@ CHECKS = (UserCheck("ruff", "ruff check ."), UserCheck("mypy", "mypy ."),
     ("code", ["install", "ruff", "mypy", "wheel"], False),
     ("tests", ["install", "ruff", "mypy", "wheel"], False),
     ("docs", ["install", "ruff", "mypy", "wheel"], False),
-    ("none", ["install"], False),
+    ("none", [], False),
 ])
 def test_what_runs_for_each_kind(kind: change_kind.Kind, ran: list[str], suite: bool) -> None:
     chosen = plan(kind, CHECKS)
@@ -92,6 +93,32 @@ def test_quick_refuses_the_flags_of_what_it_does_not_run(
     assert err.startswith(f"gate: error: {named} with --quick: the quick check runs the "
                           "suite at most once, unsharded, and never the pinned check; drop ")
     assert err.endswith("or drop --quick for the full gate\n")
+
+
+def test_a_change_of_no_file_runs_nothing_and_passes_quickly(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo, _, _ = make_change(tmp_path / "r", project(), {})
+    assert cli.main(["run", "--quick", "--repo", str(repo.path), "--base", "main",
+                     "--head", "change", "--format", "json"]) == 4
+    report = json.loads(capsys.readouterr().out)
+    assert report["quick"] == {"full_gate": False, "change_kind": "none", "ran": [],
+                               "why": "no change: nothing to run"}
+    assert {c["status"] for c in report["checks"]} == {"skipped"}
+    assert report["isolation"]["level"] == "none"
+
+
+def test_a_failed_install_skips_the_user_checks(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo, _, _ = make_change(tmp_path / "r", {
+        ".gate.toml": 'install = "false"\ntest = "true"\n\n[[checks]]\nname = "lint"\n'
+                      'run = "true"\nkind = "lint"\n', "a.txt": "1\n"}, {"a.txt": "2\n"})
+    assert cli.main(["run", "--quick", "--repo", str(repo.path), "--base", "main",
+                     "--head", "change", "--format", "json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    checks = {c["id"]: c for c in report["checks"]}
+    assert (checks["install"]["status"], checks["lint"]["status"]) == ("failed", "skipped")
+    assert checks["lint"]["summary"] == "skipped: the install did not succeed"
+    assert report["verdict"] == "fail"
 
 
 def test_submit_quick_refuses_open_pr(tmp_path: Path,

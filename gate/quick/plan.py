@@ -21,7 +21,10 @@ class Plan:
     why: str
 
     def ran(self) -> list[str]:
-        """What runs, by check id, in the report's order (the diff checks aside)."""
+        """What runs, by check id, in the report's order (the diff checks aside); for no
+        change, nothing."""
+        if self.kind == "none":
+            return []
         return ["install", *(["suite"] if self.suite else []), *(c.name for c in self.checks)]
 
 

@@ -88,7 +88,7 @@ def run(options: Options, progress: Progress | None = None) -> Report:
     change = prepare(options)
     unchanged = change.head == change.base or change.diff.base == change.head
     the_plan = plan("none" if unchanged else change_kind.of(change.diff), change.config.checks)
-    if unchanged:
+    if the_plan.kind == "none":  # the base itself, or a commit that changes no file
         return _report(change, the_plan, {}, start, NOTHING_RUN)
     cache = outcome_cache.made() if change.config.cache else None
     boundary = isolation.choose(
