@@ -307,6 +307,30 @@ def pinned_cost(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
             "summary": checks["pinned"]["summary"]}
 
 
+def quick_check(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
+    """`gate run --quick` against `gate run` (defaults) on the same bug fix (a code line and a
+    test changed), the base's outcomes cached for both (untimed first run); interleaved, best
+    of each."""
+    repo = work / "quick-check"
+    env = {**env, "XDG_CACHE_HOME": str(work / "quick-check-cache")}
+    fixtures.python_project(repo, files=10, suite_seconds=0.5 if quick else 2.0)
+    fixtures.commit(repo, {"benchpkg/__init__.py": "def add(a, b):\n    return b + a\n"},
+                    "code")
+    gate(repo, "--runs", "1", env=env)  # untimed: the base's outcomes into the cache
+    fulls, quicks = [], []
+    ran: dict[str, Any] = {}
+    for _ in range(1 if quick else 2):
+        took, report = gate(repo, env=env)
+        fulls.append(took)
+        took, ran = gate(repo, "--quick", env=env)
+        quicks.append(took)
+    if report["verdict"] != "pass" or ran["verdict"] != "pass":
+        raise SystemExit(f"quick_check: not a pass: {report['verdict']}, {ran['verdict']}")
+    f, q = min(fulls), min(quicks)
+    return {"gate_s": round(f, 2), "quick_s": round(q, 2), "ratio_quick_to_gate": round(q / f, 3),
+            "change_kind": ran["quick"]["change_kind"], "quick_ran": ran["quick"]["ran"]}
+
+
 def parallel_runs(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
     """The suite's wall time, three runs side by side against one after another, on this
     2-core machine: for a suite that sleeps (CPU-light) and for one that computes."""
@@ -536,6 +560,7 @@ def main() -> int:
             ("parallel_runs", lambda: parallel_runs(work, env, args.quick)),
             ("floor", lambda: floor(work, env, args.quick)),
             ("pinned", lambda: pinned_cost(work, env, args.quick)),
+            ("quick_check", lambda: quick_check(work, env, args.quick)),
             ("base_outcomes", lambda: base_outcomes(work, env, args.quick)),
             ("sharded", lambda: sharded(work, env, args.quick)),
             ("environment_creation", lambda: environment_creation(work, args.quick)),

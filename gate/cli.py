@@ -16,10 +16,11 @@ from gate import __version__
 from gate.adopt import release
 from gate.checks import explain, registry
 from gate.engine import config, config_drift, runner, uncommitted
-from gate.engine.verdict import EXIT_CANNOT_JUDGE, EXIT_CODES
+from gate.engine.verdict import EXIT_CANNOT_JUDGE, exit_code
 from gate.errors import GateError
 from gate.execution import isolation, logs, protected, workspace
 from gate.models import Report
+from gate.quick import told
 from gate.report import destination, json_report, live, terminal, text
 from gate.vcs import shallow
 
@@ -76,6 +77,11 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--shard", metavar="I/N",
                      help="run shard I of N (1-based) of the tests and write a partial report "
                      "for `gate merge`; exit 0 unless the gate could not judge")
+    run.add_argument("--quick", action="store_true",
+                     help="a quick check for an agent's inner loop, NOT the full gate: the "
+                     "install, the diff checks, the lint and type-check user checks, and the "
+                     "suite once for a bug fix (code and a test) or else the build checks; "
+                     "exit 4 on its pass")
     run.add_argument("--durations", metavar="FILE",
                      help="with --shard: test seconds from `gate merge --durations-out`, to "
                      "balance the shards (absent: balance by number of tests)")
@@ -145,13 +151,17 @@ def _parser() -> argparse.ArgumentParser:
                         help="on pass, push the branch and open its pull request "
                         "(GITHUB_TOKEN, GITHUB_REPOSITORY; the extra `github`)")
     submit.add_argument("--remote", default="origin", help="where --open-pr pushes")
+    submit.add_argument("--quick", action="store_true",
+                        help="judge with `gate run --quick`, a quick check that is not the "
+                        "full gate (exit 4 on its pass; never opens a pull request)")
     submit.add_argument("--repo", default=".", help="the repository (default: current dir)")
     submit.add_argument("--format", choices=("text", "json"), default="text")
     sub.add_parser("mcp", help="the gate as MCP tools over stdio: submit, scan, explain "
                    "(the extra `mcp`)")
     explain = sub.add_parser("explain", help="what a check means and how to resolve it")
     explain.add_argument("check_id", metavar="CHECK-ID",
-                         help="a built-in check's id, or the name of a user check")
+                         help="a built-in check's id, the name of a user check, or a user "
+                         "check kind (lint, typecheck, build, other)")
     explain.add_argument("--repo", default=".", help="where to look up user checks: the "
                          "repository's config at HEAD (default: current dir)")
     pub = sub.add_parser("publish", help="post a JSON report to GitHub: annotations, job "
@@ -183,7 +193,8 @@ def _emit(report: Report, fmt: str, report_file: str | None,
         _write_report(report, report_file)
     sys.stdout.write(_renderer(fmt, progress)(report))
     # A shard's verdict belongs to the merge: a shard fails only when it could not judge.
-    return 0 if report.shard is not None else EXIT_CODES[report.verdict]
+    return 0 if report.shard is not None else exit_code(report.verdict,
+                                                         quick=report.quick is not None)
 
 
 def _renderer(fmt: str, progress: runner.Progress) -> Callable[[Report], str]:
@@ -233,14 +244,16 @@ def _publish(args: argparse.Namespace) -> int:
         return 0
     if not args.report:
         raise GateError("gate publish needs --report FILE (the JSON of `gate run --report`)")
-    return publish.publish(json_report.load(args.report), settings, args.report)
+    report = json_report.load(args.report)
+    told.refuse(report, args.report, "gate publish")
+    return publish.publish(report, settings, args.report)
 
 
 def _submit(args: argparse.Namespace) -> int:
     from gate.agent import submit
     request = submit.Request(base=args.base, repo=args.repo, branch=args.branch,
                              message=args.message, max_attempts=args.max_attempts,
-                             open_pr=args.open_pr, remote=args.remote)
+                             open_pr=args.open_pr, remote=args.remote, quick=args.quick)
     progress = live.for_stream(sys.stderr) if args.format == "text" else runner.Progress()
     try:
         answer = submit.submit(request, progress)
@@ -358,11 +371,28 @@ def _dispatch(args: argparse.Namespace) -> int:
         protect=tuple(protected.report_directory(args.report)) if args.report else ())
     if args.durations and not args.shard:
         raise GateError("--durations balances shards: it goes with --shard I/N")
+    if args.quick:
+        return _judge(_quick_run(args), options, args)
     return _judge(runner.run, options, args)
+
+
+def _quick_run(args: argparse.Namespace) -> Callable[[runner.Options, runner.Progress], Report]:
+    """`gate run --quick`, refusing the flags of what it does not run (exit 2)."""
+    given = [flag for flag, value in (("--shard", args.shard), ("--runs", args.runs),
+                                      ("--pinned", args.pinned)) if value is not None]
+    if given:
+        raise GateError(f"{', '.join(given)} with --quick: the quick check runs the suite at "
+                        "most once, unsharded, and never the pinned check; drop "
+                        f"{'them' if len(given) > 1 else 'it'}, or drop --quick for the full "
+                        "gate")
+    from gate.quick import runner as quick_runner
+    return quick_runner.run
 
 
 def _merge(args: argparse.Namespace) -> int:
     from gate.shards import durations, merge
+    for path in args.reports:  # the shards' reports: never a quick check's
+        told.refuse(json_report.load(path), path, "gate merge")
     progress = live.for_stream(sys.stderr) if args.format == "text" else runner.Progress()
     try:
         merged = merge.merge(args.reports, repo=args.repo, strict=args.strict,

@@ -97,6 +97,7 @@ class Report:
     checks: tuple[CheckResult, ...]
     isolation: Isolation = NOTHING_RUN
     shard: dict[str, Any] | None = None  # a shard's partial report: what `gate merge` reads
+    quick: dict[str, Any] | None = None  # `gate run --quick`'s: not the full gate
 
     def to_json(self) -> dict[str, Any]:
         data = {
@@ -109,4 +110,6 @@ class Report:
         }
         if self.shard is not None:
             data["shard"] = self.shard
+        if self.quick is not None:
+            data["quick"] = self.quick
         return data

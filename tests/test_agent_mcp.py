@@ -73,7 +73,7 @@ def test_the_tools_are_listed_with_typed_inputs_and_outputs(answers: Answers) ->
     submit = tools["submit"]
     assert submit.input_schema["required"] == ["base"]
     assert set(submit.input_schema["properties"]) == {
-        "base", "repo", "branch", "message", "max_attempts", "open_pr"}
+        "base", "repo", "branch", "message", "max_attempts", "open_pr", "quick"}
     assert submit.output_schema is not None
     assert set(submit.output_schema["required"]) == {
         "verdict", "attempt", "attempts_left", "fault", "branch", "head", "feedback",
@@ -130,6 +130,23 @@ def test_submit_judges_the_working_tree_and_counts_the_attempt(tmp_path: Path) -
     assert second["head"] == repo.git("rev-parse", "gate/submit/work").strip()
     assert (third["exit_code"], third["verdict"]) == (5, "pass")
     assert "A person must look" in third["feedback"]
+
+
+@pytest.mark.slow
+def test_submit_quick_is_the_quick_check_and_no_attempt(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "g")
+    repo.commit({".gate.toml": 'install = "true"\ntest = "grep -qx 2 answer.txt"\n\n'
+                               '[[checks]]\nname = "lint"\nrun = "grep -qx 3 answer.txt"\n'
+                               'kind = "lint"\n', "answer.txt": "2\n"}, "base")
+    repo.branch("work")
+    repo.write({"answer.txt": "3\n"})  # the suite would fail; the quick check runs no tests
+
+    async def submitted(s: ClientSession) -> Any:
+        return await s.call_tool("submit", {"base": "main", "quick": True})
+    found = in_session(repo.path, submitted).structured_content
+    assert (found["verdict"], found["exit_code"], found["attempt"], found["attempts_left"]) == (
+        "pass", 4, 0, 3)
+    assert found["feedback"].startswith("gate submit --quick: pass for branch gate/submit/work")
 
 
 def test_scan_without_a_head_judges_the_working_tree(answers: Answers) -> None:

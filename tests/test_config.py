@@ -52,8 +52,9 @@ def test_the_heads_config_is_not_the_one_read(tmp_path: Path) -> None:
     ({"tmp-size-mb": 0}, "key 'tmp-size-mb' must be a positive integer (MiB), got 0"),
     ({"checks": [{"name": "lint"}]}, "key 'checks' must be a list of tables"),
     ({"checks": [{"name": "a", "run": "x"}, {"name": "a", "run": "y"}]},
-     "with `name` and `run` (strings), optional `required` (true or false) and `timeout` "
-     "(seconds); names unique, got"),
+     "with `name` and `run` (strings), optional `required` (true or false), `timeout` "
+     '(seconds) and `kind` ("lint", "typecheck", "build" or "other"); names unique, got'),
+    ({"checks": [{"name": "a", "run": "x", "kind": "test"}]}, "key 'checks' must be"),
     ({"checks": [{"name": "a", "run": "x", "required": "no"}]}, "key 'checks' must be"),
     ({"checks": [{"name": "a", "run": "x", "retries": 2}]}, "key 'checks' must be"),
 ])

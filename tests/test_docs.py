@@ -89,7 +89,8 @@ def test_explain_rejects_an_unknown_check(capsys: pytest.CaptureFixture[str],
     assert cli.main(["explain", "no-such-check", "--repo", str(tmp_path)]) == 2
     assert capsys.readouterr().err == (
         "gate: error: no check called 'no-such-check': the checks are "
-        f"{', '.join(registry.ORDER)}\n")
+        f"{', '.join(registry.ORDER)}; the user check kinds are lint, typecheck, build, "
+        "other\n")
 
 
 def test_explain_knows_the_user_checks_of_the_repository(
@@ -101,10 +102,11 @@ def test_explain_knows_the_user_checks_of_the_repository(
     assert cli.main(["explain", "lint", "--repo", str(repo.path)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("lint: a user check, `ruff check .` (optional: reported, never "
-                          "changes the verdict)\n")
+                          "changes the verdict; kind lint)\n")
     assert "Resolve: run `ruff check .` in your checkout" in out
-    assert cli.main(["explain", "typecheck", "--repo", str(repo.path)]) == 2
-    assert capsys.readouterr().err.endswith(", diff-policy, lint\n")
+    assert cli.main(["explain", "typos", "--repo", str(repo.path)]) == 2
+    assert capsys.readouterr().err.endswith(
+        ", diff-policy, lint; the user check kinds are lint, typecheck, build, other\n")
 
 
 def test_every_exit_code_is_documented() -> None:

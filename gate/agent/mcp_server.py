@@ -57,17 +57,19 @@ class Explanation(BaseModel):
 
 def submit(base: str, repo: str = ".", branch: str | None = None,
            message: str = "gate submit", max_attempts: int = 3,
-           open_pr: bool = False) -> SubmitResult:
+           open_pr: bool = False, quick: bool = False) -> SubmitResult:
     """Commit the working tree of `repo` to a branch (default gate/submit/<current branch>;
     your branch, index and files stay as they are), run the whole gate on it against `base`,
     and answer: pass, or what failed at file:line and what would make it pass. fault
     "infrastructure" means the machine failed: change no code for it. exit_code 5: the
     attempts are used up, a person must look. open_pr: on pass, push the branch and open its
-    pull request (the server's GITHUB_TOKEN and GITHUB_REPOSITORY)."""
+    pull request (the server's GITHUB_TOKEN and GITHUB_REPOSITORY). quick: for the inner
+    loop, a quick check that is NOT the gate (install, lint and type checks, the tests once
+    for a bug fix, else the build): exit_code 4 on its pass, not counted as an attempt."""
     try:
         answer = submitting.submit(submitting.Request(
             base=base, repo=repo, branch=branch, message=message, max_attempts=max_attempts,
-            open_pr=open_pr))
+            open_pr=open_pr, quick=quick))
     except GateError as e:
         return SubmitResult(verdict=None, attempt=0, attempts_left=0, fault="infrastructure",
                             branch=branch or "", head="", exit_code=2,

@@ -1,5 +1,6 @@
-"""`gate submit`: commit the working tree to a branch, judge it with the whole gate, and answer
-in one bounded form a model can act on. Knows nothing about who called it (CLI or MCP)."""
+"""`gate submit`: commit the working tree to a branch, judge it with the whole gate (or, with
+`quick`, the quick check of gate/quick/, which is not the gate and not counted as an attempt),
+and answer in one bounded form a model can act on. Knows nothing about who called it."""
 from __future__ import annotations
 
 import dataclasses
@@ -10,11 +11,13 @@ from typing import Any
 from gate.agent import attempts, fault, feedback, snapshot
 from gate.agent.fault import Fault
 from gate.engine import runner
-from gate.engine.verdict import EXIT_CANNOT_JUDGE, EXIT_CODES
+from gate.engine.verdict import EXIT_CANNOT_JUDGE, EXIT_CODES, exit_code
 from gate.errors import GateError
 from gate.execution import workspace
 from gate.github.settings import Settings, from_env
 from gate.models import Report, Verdict
+from gate.quick import runner as quick_runner
+from gate.quick import told
 from gate.vcs import git
 
 EXIT_CAP = 5
@@ -32,6 +35,7 @@ class Request:
     max_attempts: int = attempts.DEFAULT_CAP
     open_pr: bool = False
     remote: str = "origin"
+    quick: bool = False  # `gate run --quick`: not the full gate, not counted as an attempt
 
 
 @dataclasses.dataclass(frozen=True)
@@ -102,6 +106,12 @@ def _header(verdict: str, branch: str, head: str, used: int, cap: int) -> str:
     return text
 
 
+def _quick_header(verdict: str, branch: str, head: str, used: int, cap: int) -> str:
+    return (f"gate submit --quick: {verdict} for branch {branch} at {head[:12]}. "
+            f"{told.NOT_THE_GATE}: not counted as an attempt ({cap - used} of {cap} left); "
+            "`gate submit` without --quick gives the gate's verdict.")
+
+
 def _verdict(value: str | None) -> Verdict | None:
     for known in EXIT_CODES:
         if value == known:
@@ -153,10 +163,20 @@ def _pull_request(request: Request, root: str, branch: str, head: str, body: str
     return pull_request.open_pull_request(found, branch, base, title, body)
 
 
+def _record(request: Request, root: str, branch: str, verdict: Verdict | None, why: Fault,
+            head: str) -> None:
+    """The attempt counted against the cap; a quick check is not one."""
+    if not request.quick:
+        attempts.record(root, branch, request.base, verdict, why, head)
+
+
 def check_request(request: Request, environ: Mapping[str, str]) -> None:
     """Bad input is exit 2 before anything is committed or counted."""
     if request.max_attempts < 1:
         raise GateError("--max-attempts must be at least 1")
+    if request.quick and request.open_pr:
+        raise GateError("--open-pr with --quick: a quick check is not the full gate, and only "
+                        "the gate's pass opens a pull request; drop one of them")
     if request.open_pr:
         _github_settings(environ)
 
@@ -172,25 +192,26 @@ def submit(request: Request, progress: runner.Progress | None = None,
     if done.used >= request.max_attempts:
         return _capped(request, branch, root, done)
     head = commit_to_branch(root, branch, request.message)
-    used, cap = done.used + 1, request.max_attempts
+    used, cap = done.used + (0 if request.quick else 1), request.max_attempts
     state = attempts.directory(root)
     os.makedirs(state, exist_ok=True)  # protected only if it exists when the run starts
     options = runner.Options(base=request.base, head=head, repo=root, protect=(state,))
     try:
-        report = runner.run(options, progress)
+        report = (quick_runner.run if request.quick else runner.run)(options, progress)
     except GateError as e:
-        attempts.record(root, branch, request.base, None, "infrastructure", head)
+        _record(request, root, branch, None, "infrastructure", head)
         return _cannot_judge(str(e), branch, head, used, cap)
     machine = fault.infrastructure(report)
     if machine is None and _tip(root, branch) != head:
         machine = f"the branch {branch} moved while it was judged: the result is stale"
     if machine is not None:
-        attempts.record(root, branch, request.base, None, "infrastructure", head)
+        _record(request, root, branch, None, "infrastructure", head)
         return _cannot_judge(machine, branch, head, used, cap, report)
-    attempts.record(root, branch, request.base, report.verdict, "change", head)
-    text = feedback.for_report(report, _header(report.verdict, branch, head, used, cap))
+    _record(request, root, branch, report.verdict, "change", head)
+    header = _quick_header if request.quick else _header
+    text = feedback.for_report(report, header(report.verdict, branch, head, used, cap))
     answer = Answer(report.verdict, used, cap - used, "change", branch, head, text,
-                    EXIT_CODES[report.verdict])
+                    exit_code(report.verdict, quick=request.quick))
     if report.verdict != "pass" or not request.open_pr:
         return answer
     try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gate.checks import registry, user
+from gate.checks import registry, user, user_kinds
 from gate.engine.config import UserCheck
 from gate.errors import GateError
 
@@ -14,12 +14,16 @@ def explain(check_id: str, user_checks: Sequence[UserCheck] = ()) -> str:
     if check_id in registry.ORDER:
         return f"{check_id}: {registry.title(check_id)}\n\n{registry.explanation(check_id)}\n"
     found = next((c for c in user_checks if c.name == check_id), None)
+    if found is None and check_id in user_kinds.KINDS:
+        return user_kinds.explain(check_id, tuple(user_checks))
     if found is not None:
         kind = ("required: its failure fails the gate" if found.required
                 else "optional: reported, never changes the verdict")
-        return (f"{check_id}: a user check, `{found.run}` ({kind})\n\n"
+        return (f"{check_id}: a user check, `{found.run}` ({kind}; "
+                f"kind {user_kinds.kind_of(found)})\n\n"
                 f"{user.EXPLANATION}\n\nResolve: run `{found.run}` in your checkout and fix "
                 "what it reports; if the command itself is wrong, change it in "
                 "[[tool.gate.checks]] on the base branch.\n")
     names = [*registry.ORDER, *(c.name for c in user_checks)]
-    raise GateError(f"no check called {check_id!r}: the checks are {', '.join(names)}")
+    raise GateError(f"no check called {check_id!r}: the checks are {', '.join(names)}; "
+                    f"the user check kinds are {', '.join(user_kinds.KINDS)}")

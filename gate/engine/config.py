@@ -13,6 +13,7 @@ from gate.vcs import git
 
 CONFIG_FILES = (".gate.toml", "pyproject.toml")
 PINNED_MODES = ("off", "report", "review")
+USER_CHECK_KINDS = ("lint", "typecheck", "build", "other")  # what `gate run --quick` runs by
 
 
 @dataclasses.dataclass(frozen=True)
@@ -46,6 +47,7 @@ class UserCheck:
     run: str
     required: bool = True
     timeout: float | None = None  # None: the gate's `timeout`
+    kind: str | None = None  # lint, typecheck, build or other; None: read from `run`
 
 
 def _str(v: object) -> bool:
@@ -82,7 +84,8 @@ _KEYS: dict[str, tuple[Any, str]] = {
     "keep": (_str_list, "a list of globs (files a change may add that are not leftovers)"),
     "checks": (lambda v: _user_checks(v) is not None,
                "a list of tables ([[tool.gate.checks]]) with `name` and `run` (strings), "
-               "optional `required` (true or false) and `timeout` (seconds); names unique"),
+               "optional `required` (true or false), `timeout` (seconds) and `kind` "
+               "(\"lint\", \"typecheck\", \"build\" or \"other\"); names unique"),
     "network": (lambda v: v in ("on", "off"), '"on" or "off"'),
     "cache": (lambda v: isinstance(v, bool), "true or false"),
     "isolation": (lambda v: v in ("auto", "required", "off"), '"auto", "required" or "off"'),
@@ -96,6 +99,7 @@ _CHECK_KEYS: dict[str, Any] = {
     "run": lambda v: isinstance(v, str) and bool(v.strip()),
     "required": lambda v: isinstance(v, bool),
     "timeout": _positive_number,
+    "kind": lambda v: v in USER_CHECK_KINDS,
 }
 
 
@@ -111,7 +115,8 @@ def _user_checks(value: object) -> tuple[UserCheck, ...] | None:
             return None
         timeout = item.get("timeout")
         out.append(UserCheck(item["name"], item["run"], item.get("required", True),
-                             float(timeout) if timeout is not None else None))
+                             float(timeout) if timeout is not None else None,
+                             item.get("kind")))
     if len({c.name for c in out}) != len(out):
         return None
     return tuple(out)

@@ -4,10 +4,12 @@ base, beside the suite under `parallel`, or from the cache) compared with the he
 the baseline."""
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import os
 import time
+from collections.abc import Iterator
 
 from gate.checks import base_tests, install, pinned, registry, suite, user
 from gate.checks.harness import fingerprint, leftovers, loaded_plugins
@@ -182,6 +184,19 @@ def _install(change: Change, root: str, checkout: str, progress: Progress,
     # Every later command sees the install's checkout and environment as they are now,
     # through an overlay of its own (issue 22: every trial starts clean).
     return dataclasses.replace(ws, sealed=True), result, left, hooks_before
+
+
+@contextlib.contextmanager
+def installed_head(change: Change, progress: Progress, boundary: isolation.Boundary,
+                   logs: Logs | None = None) -> Iterator[tuple[Workspace, CheckResult, str]]:
+    """The head installed as `checks` installs it (fresh checkout and environment, in
+    `boundary`), with the install's result and the run's root; all removed after. The hook
+    of `gate run --quick` (gate/quick/)."""
+    with workspace.temporary_root() as root:
+        checkout = workspace.checkout(change.repo, change.head, os.path.join(root, "checkout"))
+        ws, installed, _, _ = _install(change, root, checkout, progress, boundary, logs)
+        yield ws, installed, root
+        boundary.verify()
 
 
 def _head_split(change: Change, ws: Workspace, command: str) -> split.Split | None:

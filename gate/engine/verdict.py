@@ -7,6 +7,12 @@ from gate.models import CheckResult, Verdict
 
 EXIT_CODES: dict[Verdict, int] = {"pass": 0, "fail": 1, "needs-review": 3}
 EXIT_CANNOT_JUDGE = 2
+EXIT_QUICK_PASS = 4  # `gate run --quick` passed: not the gate's pass (0), which it is not
+
+
+def exit_code(verdict: Verdict, *, quick: bool = False) -> int:
+    """The exit code of a verdict; of a quick check's, 4 for its pass."""
+    return EXIT_QUICK_PASS if quick and verdict == "pass" else EXIT_CODES[verdict]
 
 
 def decide(checks: Iterable[CheckResult], *, strict: bool = False,

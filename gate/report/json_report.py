@@ -51,7 +51,8 @@ def load(path: str) -> Report:
                       duration_s=float(data["duration_s"]),
                       checks=tuple(_check(c) for c in data["checks"]),
                       isolation=_isolation(data.get("isolation")),
-                      shard=data.get("shard") if isinstance(data.get("shard"), dict) else None)
+                      shard=data.get("shard") if isinstance(data.get("shard"), dict) else None,
+                      quick=data.get("quick") if isinstance(data.get("quick"), dict) else None)
     except OSError as e:
         raise GateError(f"cannot read the report {path}: {e.strerror}") from None
     except (ValueError, KeyError, TypeError) as e:

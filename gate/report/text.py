@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from gate.models import CheckResult, Finding, Report
+from gate.quick import told
 from gate.report import words
 from gate.report.terminal import BOLD, GREEN, RED, YELLOW, paint
 
@@ -58,7 +59,8 @@ def closing(report: Report, colour: bool = False) -> list[str]:
         return [f"shard {index}/{total} done ({report.duration_s:.1f}s): `gate merge` of every "
                 "shard's report gives the verdict"]
     verdict = paint(report.verdict, _VERDICT_TONES[report.verdict], colour)
-    lines = [f"verdict: {verdict} ({report.duration_s:.1f}s)"]
+    lines = (told.closing(report) if report.quick is not None
+             else [f"verdict: {verdict} ({report.duration_s:.1f}s)"])
     if report.verdict != "pass":
         lines.append("Run `gate explain CHECK-ID` for what a check means and how to resolve it.")
     elif _is_scan(report):
