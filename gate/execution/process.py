@@ -25,6 +25,13 @@ WRAPPER = '/bin/sh -c "$1"; exit $?'
 # `python -m mypy` where mypy is not installed: all Python prints, with exit 1 (the command
 # could not run, as a command not found; an import error inside a tool prints a traceback)
 NO_MODULE = re.compile(r"\S*python[\d.]*: No module named [\w.]+")
+# Each judged process may take at most half the machine's memory (RLIMIT_DATA, which counts
+# what a process writes, not the address space Go, V8 or a JVM reserve): a test that loops
+# appending to a list fails with MemoryError in seconds, not after the kernel's OOM killer
+# has picked a victim (mahmoud/boltons 3e9983d: the head's new test loops forever on the
+# base's code, and filled 24 GB for two minutes).
+MEMORY_LIMIT_KB = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2048
+_LIMITED = 'ulimit -d "$0" 2>/dev/null; exec "$@"'
 # (argv, cwd) -> the argv that is started: the isolation boundary around a command.
 Wrap = Callable[[Sequence[str], str], list[str]]
 
@@ -119,10 +126,14 @@ def run_argv(
     display: str | None = None,
     log: str | None = None,
     wrap: Wrap | None = None,
+    memory_kb: int | None = MEMORY_LIMIT_KB,
 ) -> Completed:
-    """Run `argv` (started as `wrap(argv, cwd)` when given: in the isolation boundary);
-    `log`: a file that gets the whole output (not only the kept `limit` bytes)."""
+    """Run `argv` (started as `wrap(argv, cwd)` when given: in the isolation boundary), each
+    of its processes limited to `memory_kb` of data; `log`: a file that gets the whole output
+    (not only the kept `limit` bytes)."""
     shown = display if display is not None else " ".join(argv)
+    if memory_kb:
+        argv = ["/bin/sh", "-c", _LIMITED, str(memory_kb), *argv]
     if wrap is not None:
         argv = wrap(argv, cwd)
     with contextlib.ExitStack() as stack:
