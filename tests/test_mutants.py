@@ -170,3 +170,17 @@ def test_lines_are_taken_file_by_file_in_turn_within_the_budget() -> None:
 ])
 def test_each_language_mutates_an_addition(path: str, text: str) -> None:
     assert "`a + 1` → `a - 1`" in shown(path, text).values()
+
+
+def test_python_a_count_whose_first_item_is_taken_is_no_mutant() -> None:
+    """`most_common(1)[0]` and `split(",", 1)[0]` give the same first item for any count
+    (mahmoud/boltons 967864f: an equivalent mutant reported as a survivor); elsewhere the
+    count is mutated."""
+    text = ("def f(c, s):\n    a = c.most_common(1)[0][0]\n    b = s.split(',', 1)[0]\n"
+            "    d = s.split(',', maxsplit=1)[0]\n    e = c.most_common(1)\n"
+            "    g = s.split(',', 1)[1]\n    return a, b, d, e, g\n")
+    from gate.mutants import python_mutants
+    counts = sorted((m.line, m.shown) for m in python_mutants.candidates("m.py", text.encode())
+                    if m.kind == "constant")
+    assert counts == [(2, "`0` → `1`"), (2, "`0` → `1`"), (3, "`0` → `1`"), (4, "`0` → `1`"),
+                      (5, "`1` → `2`"), (6, "`1` → `2`"), (6, "`1` → `2`")]
