@@ -70,10 +70,28 @@ def test_edited_expectation_hides_a_regression(
         ("tests/test_calc.py", 4, "base-test-failed")]
     assert "test_add" in base_tests["findings"][0]["message"]
     # how many of the base's tests fail, and which: not "the files fail" for one test
-    assert base_tests["summary"] == ("1 test(s) of 1 base test file(s) (tests/test_calc.py) "
-                                     "fail on the head code (tests/test_calc.py::test_add)")
+    assert base_tests["summary"] == ("1 base test file(s) (tests/test_calc.py): 1 test(s) fail "
+                                     "on the head code (tests/test_calc.py::test_add)")
     assert report["verdict"] == "needs-review"
     assert code == 3
+
+
+def test_a_base_test_module_that_no_longer_imports_is_said_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Delgan/loguru 3fb23a4 (honest): the head removes a private name the base's test file
+    imports, and edits the test. base-tests says the module cannot be collected, not that
+    one test fails."""
+    base = project(**{"tests/test_calc.py": "from calc import add, sub\n\n\n"
+                                            "def test_add():\n    assert add(2, 3) == 5\n"})
+    repo, _, _ = make_change(tmp_path / "r", base, {
+        "calc/__init__.py": "def add(a, b):\n    return a + b\n",
+        "tests/test_calc.py": "from calc import add\n\n\ndef test_add():\n"
+                              "    assert add(2, 3) == 5\n"})
+    _, report = gate_run(capsys, repo.path)
+    assert check(report, "base-tests")["summary"] == (
+        "1 base test file(s) (tests/test_calc.py): tests/test_calc.py cannot be collected on "
+        "the head code")
 
 
 def test_trivial_assertion_is_caught_by_base_tests(

@@ -9,7 +9,7 @@ from gate.checks import base_tree
 from gate.engine.context import DiffContext, Workspace
 from gate.lang import testdefs
 from gate.models import CheckResult, Finding, Status
-from gate.outcomes import detail, scoped_command
+from gate.outcomes import detail, junit, scoped_command
 from gate.outcomes.record import CaseResult
 from gate.trials import scheduler
 from gate.trials.trial import Trial
@@ -68,6 +68,17 @@ def _names(paths: list[str], limit: int = 5) -> str:
     return shown + (f" and {len(paths) - limit} more" if len(paths) > limit else "")
 
 
+def _failed_summary(what: str, failed: list[CaseResult]) -> str:
+    """How many of the base's tests fail and which; a module that no longer imports is said
+    as that (loguru 3fb23a4: a private name the base's test imported is gone), not a test."""
+    unimported = [t.name for t in failed if junit.not_collected(t)]
+    tests = [t.name for t in failed if not junit.not_collected(t)]
+    said = [f"{len(tests)} test(s) fail on the head code ({_names(tests, 3)})"] if tests else []
+    if unimported:
+        said.append(f"{_names(unimported, 3)} cannot be collected on the head code")
+    return f"{what}: {'; '.join(said)}"
+
+
 def run(ctx: DiffContext, ws: Workspace, command: str) -> CheckResult:
     tree = base_tree.plan(ctx, ws.checkout, command)
     files, to_run = dict(tree.files), tree.to_run
@@ -94,8 +105,7 @@ def run(ctx: DiffContext, ws: Workspace, command: str) -> CheckResult:
                            duration_s=duration)
     status: Status = "timeout" if result.completed.timed_out else (
         "error" if result.completed.not_found else "failed")
-    said = (f"{len(failed)} test(s) of {what} fail on the head code "
-            f"({_names([t.name for t in failed], 3)})" if failed and status == "failed"
+    said = (_failed_summary(what, failed) if failed and status == "failed"
             else f"{what} fail on the head code ({result.problem()})")
     return CheckResult(ID, TITLE, status, False, said,
                        detail=detail.excerpt(failed, result.completed.output),
