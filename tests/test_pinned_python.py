@@ -192,3 +192,24 @@ def test_new_tests_of_a_code_change_that_only_removes_lines_may_pass_on_the_base
     assert done["verdict"] == "pass", pinned(done)
     assert pinned(done)["summary"] == ("the new and changed tests pass on the base code (the "
                                        "code change only removes lines)")
+
+
+def test_new_tests_skipped_on_the_base_code_are_not_said_to_pass_there(
+        tmp_path: Path, wheelhouse: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Delgan/loguru 3fb23a4 (honest): the new tests are of a feature of a newer Python and
+    skip on this one; the file's old tests pass. Not "they pass on the base code"."""
+    monkeypatch.setenv("PIP_FIND_LINKS", str(wheelhouse))
+    monkeypatch.setenv("PIP_NO_INDEX", "1")
+    base = project(**{"pyproject.toml": REVIEW, "calc/__init__.py": SIGN,
+                      "tests/test_calc.py": TEST_SIGN})
+    repo, _, _ = make_change(tmp_path / "r", base, {
+        "calc/__init__.py": SIGN.replace("    return 0\n", "    return 0 if x == 0 else -1\n"),
+        "tests/test_calc.py": "import sys\n\nimport pytest\n\n" + TEST_SIGN + (
+            "\n\n@pytest.mark.skipif(sys.version_info < (9, 0), reason='a newer Python')\n"
+            "def test_sign_negative():\n    assert sign(-3) == -1\n")})
+    report = tmp_path / "report.json"
+    cli.main(["run", "--repo", str(repo.path), "--base", "main", "--head", "change",
+              "--format", "json", "--report", str(report)])
+    done = pinned(json.loads(report.read_text()))
+    assert done["summary"].startswith("the new tests are skipped on the base code here"), done
+    assert done["findings"] == []  # and no passes-at-base; test_sign kills the one mutant

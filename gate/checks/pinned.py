@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 
 from gate.engine.context import DiffContext, Workspace
+from gate.lang import testdefs
 from gate.models import CheckResult, Finding, Severity, Status
 from gate.mutants import lines
 from gate.outcomes import junit
@@ -58,6 +60,31 @@ def _names(names: list[str], limit: int = 3) -> str:
     return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
 
 
+def _new_tests(ctx: DiffContext, paths: list[str]) -> set[tuple[str, str]]:
+    """(file, dotted name) of each test definition the head adds to `paths`."""
+    out = set()
+    for path in paths:
+        old = ctx.text(ctx.base, path)
+        before = {d.name for d in testdefs.extract(path, old).defs} if old else set()
+        new = ctx.text(ctx.head, path) or ""
+        out |= {(path, d.name) for d in testdefs.extract(path, new).defs
+                if d.name not in before}
+    return out
+
+
+def _new_tests_skipped(ctx: DiffContext, paths: list[str], run: TestRun) -> bool:
+    """Whether every new test the run names was skipped: Delgan/loguru 3fb23a4 adds tests of
+    Python 3.14's template strings, skipped on older Pythons, so "they pass on the base code"
+    said nothing true."""
+    counts = run.counts
+    if counts is None or not counts.complete or not counts.skipped:
+        return False
+    new = _new_tests(ctx, paths)
+    seen = [c for c in counts.cases if c.file is not None and (
+        c.file, re.sub(r"\[.*\]$", "", c.name.split("::", 1)[-1]).replace("::", ".")) in new]
+    return bool(seen) and all(c.outcome == "skipped" for c in seen)
+
+
 def _fail_to_pass(ctx: DiffContext, ws: Workspace, command: str, side: sides.Sides,
                   severity: Severity) -> tuple[str, list[Finding]]:
     """The summary's part and the finding of the head's tests over the base's code."""
@@ -78,6 +105,9 @@ def _fail_to_pass(ctx: DiffContext, ws: Workspace, command: str, side: sides.Sid
         return "; ".join(said), []
     if not run.passed:
         return f"the new tests do not run on the base code ({run.problem()}): they pin it", []
+    if _new_tests_skipped(ctx, side.tests, run):
+        return ("the new tests are skipped on the base code here: they cannot say whether "
+                "they pin the change"), []
     if side.first_line is None:  # the code change only removes lines: a removal that keeps
         # behaviour (mahmoud/boltons 580a9c2: duplicated checks dropped, tests added) is
         # exactly what new tests passing on the base code confirm
