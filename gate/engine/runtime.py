@@ -119,6 +119,25 @@ def _baseline(change: Change, ws: Workspace, progress: Progress,
         results.update({k: redact.check(r) for k, r in classified.items()})
 
 
+def _base_key(change: Change) -> str | None:
+    """The base's outcomes' entry in the cache (None: `cache = false`)."""
+    cfg = change.config
+    return outcome_cache.key(change.repo, change.diff.base, cfg.install, cfg.test,
+                             shares.cache_part(change.shard, change.seconds),
+                             network=cfg.network) if cfg.cache else None
+
+
+def _base_line(change: Change) -> str:
+    """The progress line of the base's work: from the cache, or run beside (after) the
+    suite's runs."""
+    key = _base_key(change)
+    if key is not None and outcome_cache.load(key) is not None:
+        return "the base's outcomes: from the cache"
+    where = "beside" if change.config.parallel else "after"
+    return (f"the base's suite, once, {where} the suite's runs"
+            + (": cached for the next PR against this base" if key is not None else ""))
+
+
 def _base_outcomes(change: Change, root: str, ws: Workspace) -> base_run.BaseOutcomes | None:
     """The base's suite, once, in its own checkout and environment; or from the cache. Under
     `--shard`, this shard's share of it."""
@@ -126,9 +145,7 @@ def _base_outcomes(change: Change, root: str, ws: Workspace) -> base_run.BaseOut
     share = (shares.sharer(change.shard, change.seconds,
                            git.ls_files(change.repo, change.diff.base), "base")
              if change.shard else None)
-    key = outcome_cache.key(change.repo, change.diff.base, cfg.install, cfg.test,
-                            shares.cache_part(change.shard, change.seconds),
-                            network=cfg.network) if cfg.cache else None
+    key = _base_key(change)
     return base_run.run(
         change.repo, change.diff.base, os.path.join(root, "base"),
         lambda checkout: cfg.install or detect.install_command(checkout),
@@ -218,6 +235,7 @@ def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Pro
     how = _head_split(change, ws, command)
     tests_ws = how.workspace(ws) if how else ws
     spaces = _side_by_side(change, tests_ws, root) if cfg.parallel and cfg.runs > 1 else []
+    base_line = _base_line(change)
     outcomes = functools.partial(_base_outcomes, change, root, ws)
     beside = background.Background(outcomes, "gate-base-outcomes") if cfg.parallel else None
     runs: list[TestRun] = []
@@ -227,6 +245,8 @@ def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Pro
         return kinds.fresh(change.repo, change.head, tests_ws, root, name)
 
     def run_suite() -> CheckResult:
+        if beside is not None:
+            progress.step(suite.ID, base_line)
         if how is not None and change.shard is not None:
             return _shard_suite(change.shard, how, tests_ws, cfg.runs, spaces, progress, runs,
                                 seed, fresh)
@@ -244,7 +264,7 @@ def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Pro
             beside.wait()
         raise
     if beside is None:
-        progress.step(suite.ID, "the base's suite, once, for the outcomes the head is held to")
+        progress.step(suite.ID, base_line)
     base = beside.result() if beside is not None else outcomes()
     left.extend(loaded_plugins.compare(base.counts if base else None, [r.counts for r in runs],
                                        ws.checkout, git.ls_files(change.repo, change.head)))
