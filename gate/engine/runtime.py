@@ -1,7 +1,14 @@
-"""The runtime checks: install, suite and base-tests on a fresh checkout of the head, the
-user checks, the base's outcomes (one run of the base's suite on a fresh checkout of the
-base, beside the suite under `parallel`, or from the cache) compared with the head's, and
-the baseline."""
+"""The runtime checks, as the list of trials a run needs, each a short call:
+
+1. the install, on a fresh checkout of the head (`_install`);
+2. the suite's runs of the selected tests (`_suite`; all of them, or a shard's share:
+   `gate/trials/selection.py`), each in a checkout of its own, side by side under `parallel`;
+3. the base's outcomes (`_base_beside`: one run of the base's suite on a fresh checkout of
+   the base, beside the suite's runs under `parallel`, or from the cache), compared with the
+   head's;
+4. base-tests, pinned (its runs on the same scheduler: `gate/pinned/runs.py`) and the user
+   checks;
+5. the baseline of what failed."""
 from __future__ import annotations
 
 import dataclasses
@@ -276,28 +283,27 @@ def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Pro
     (under `--shard`, in shard 1 only)."""
     chosen = selection.of(change, ws, command)
     runs: list[TestRun] = []
-    beside = _base_beside(change, root, ws, chosen)
+    beside = _base_beside(change, root, ws, chosen)  # the base's outcomes
     results[suite.ID] = _suite(change, ws, root, chosen, progress, beside, runs)
     base = beside.result()
     _harness(change, ws, base, runs, left)
     found = _compared(change, base, runs, results) if chosen.compares else compare.Comparison()
-    if chosen.runs_the_rest:
-        _base_tests_and_user_checks(change, ws, command, progress, results)
-    else:
-        why = "skipped: run by shard 1"
-        results[base_tests.ID] = registry.skipped(base_tests.ID, why, required=False)
-        results[pinned.ID] = registry.skipped(pinned.ID, why, required=False)
-        results.update({c.name: user.skipped(c, why) for c in change.config.checks})
-    return base, found, chosen.share(runs, base)
-
-
-def _base_tests_and_user_checks(change: Change, ws: Workspace, command: str,
-                                progress: Progress, results: dict[str, CheckResult]) -> None:
+    if not chosen.runs_the_rest:
+        _skipped_after_suite(change, "skipped: run by shard 1", results)
+        return base, found, chosen.share(runs, base)
     results[base_tests.ID] = timed(
         base_tests.ID, progress, lambda: base_tests.run(change.diff, ws, command))
     results[pinned.ID] = step.check(change, ws, command, os.path.dirname(ws.scratch),
                                     results[suite.ID], progress)
     _user_checks(change, ws, progress, results)
+    return base, found, chosen.share(runs, base)
+
+
+def _skipped_after_suite(change: Change, why: str, results: dict[str, CheckResult]) -> None:
+    """base-tests, pinned and the user checks, skipped for `why`."""
+    results[base_tests.ID] = registry.skipped(base_tests.ID, why, required=False)
+    results[pinned.ID] = registry.skipped(pinned.ID, why, required=False)
+    results.update({c.name: user.skipped(c, why) for c in change.config.checks})
 
 
 def checks(change: Change, progress: Progress, boundary: isolation.Boundary,
@@ -318,9 +324,7 @@ def checks(change: Change, progress: Progress, boundary: isolation.Boundary,
         if installed.status != "passed":
             why = "skipped: the install did not succeed"
             results[suite.ID] = registry.skipped(suite.ID, why)
-            results[base_tests.ID] = registry.skipped(base_tests.ID, why, required=False)
-            results[pinned.ID] = registry.skipped(pinned.ID, why, required=False)
-            results.update({c.name: user.skipped(c, why) for c in cfg.checks})
+            _skipped_after_suite(change, why, results)
         elif test_cmd is None:
             results[suite.ID] = CheckResult(
                 suite.ID, suite.TITLE, "error", True,
