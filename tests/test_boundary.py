@@ -631,9 +631,9 @@ def test_a_mutant_is_never_written_through_a_link_the_install_made(tmp_path: Pat
     ws = Workspace(str(checkout), str(tmp_path / "scratch"), {"PATH": os.environ["PATH"]}, 60)
     plus = victim.read_bytes().index(b"+")
     mutant = Mutant("calc.py", 2, "arithmetic", plus, plus + 1, b"-", "a + b", "a - b")
-    copied = tmp_path / "mutant-copy"
-    run = runs._one(ws, f"grep -q 'a - b' {copied}/calc.py", mutant, [], str(copied), 60)
-    assert run.completed.ok  # the copy held the mutant
+    done = runs.mutants(ws, str(tmp_path / "copies"), "grep -q 'a - b' calc.py", [mutant],
+                        lambda path: [], seconds=60, workers=1, run_timeout=60)
+    assert done[0].run is not None and done[0].run.completed.ok  # the copy held the mutant
     assert victim.read_text() == "def add(a, b):\n    return a + b\n"
 
 

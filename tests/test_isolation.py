@@ -500,7 +500,8 @@ def test_an_install_cannot_plant_git_config_that_the_gates_own_git_runs_later(
     assert gitconfig.read_text() == before
     assert (code, report["checks"][0]["status"]) == (0, "passed")
     assert not (Path(os.environ["HOME"]) / ".config" / "git" / "config").exists()
-    assert report["checks"][1]["summary"] == "2 of 2 runs passed, 2/2 tests"
+    assert report["checks"][1]["summary"] == (
+        "2 of 2 runs passed, 2/2 tests (orders: project, reversed)")
 
 
 @pytest.mark.slow

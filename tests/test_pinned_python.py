@@ -85,6 +85,16 @@ SCENARIOS: dict[str, dict[str, str | None]] = {
 }
 
 
+def _install_leaving_a_fifo() -> str:
+    """The install the gate would run, then a FIFO left where git does not look (an ignored
+    build directory): the harness leaves it in the checkout, which pinned runs over."""
+    from gate.execution import installer
+
+    uv = installer.find_uv()
+    first = f"{uv} pip install -e '.[test]'" if uv else "python -m pip install -e '.[test]'"
+    return f"{first} && mkdir -p build && mkfifo build/left-by-install.fifo"
+
+
 @pytest.fixture(scope="module")
 def reports(tmp_path_factory: pytest.TempPathFactory, wheelhouse: Path,
             ) -> Iterator[dict[str, dict[str, Any]]]:
@@ -106,6 +116,18 @@ def reports(tmp_path_factory: pytest.TempPathFactory, wheelhouse: Path,
             cli.main(["run", "--repo", str(repo.path), "--base", "main", "--head", "change",
                       "--format", "json", "--report", str(report)])
             out[name] = json.loads(report.read_text())
+        # The cheat again, its install leaving a FIFO in the checkout; no boundary, so each
+        # mutant runs in a copy of the checkout (which the FIFO must neither block nor break)
+        config = REVIEW + f"install = {json.dumps(_install_leaving_a_fifo())}\n"
+        fifo = project(**{"pyproject.toml": config,
+                          ".gitignore": "build/\n", "calc/__init__.py": SIGN,
+                          "tests/test_calc.py": TEST_SIGN})
+        repo, _, _ = make_change(tmp_path_factory.mktemp("fifo") / "r", fifo,
+                                 SCENARIOS["hard-coded"])
+        report = home / "fifo.json"
+        cli.main(["run", "--repo", str(repo.path), "--base", "main", "--head", "change",
+                  "--format", "json", "--report", str(report), "--isolation", "off"])
+        out["fifo"] = json.loads(report.read_text())
         yield out
 
 
@@ -213,3 +235,12 @@ def test_new_tests_skipped_on_the_base_code_are_not_said_to_pass_there(
     done = pinned(json.loads(report.read_text()))
     assert done["summary"].startswith("the new tests are skipped on the base code here"), done
     assert done["findings"] == []  # and no passes-at-base; test_sign kills the one mutant
+
+
+def test_a_fifo_the_install_left_in_the_checkout_leaves_pinned_reporting(
+        reports: dict[str, dict[str, Any]]) -> None:
+    install = next(c for c in reports["fifo"]["checks"] if c["id"] == "install")
+    assert install["status"] == "passed"
+    assert (pinned(reports["fifo"])["status"], pinned(reports["fifo"])["summary"]) == (
+        pinned(reports["hard-coded"])["status"], pinned(reports["hard-coded"])["summary"])
+    assert found(reports["fifo"]) == found(reports["hard-coded"])

@@ -40,3 +40,24 @@ def test_no_mutant_is_started_that_would_end_past_the_budget(tmp_path: Path) -> 
     done = runs.mutants(ws, str(tmp_path / "pinned"), COMMAND, chosen, lambda path: [],
                         seconds=0.2, workers=1, run_timeout=30)
     assert [d.run is not None for d in done] == [True, False]
+
+
+def test_a_fifo_the_install_left_in_the_checkout_neither_blocks_nor_breaks_the_copies(
+        tmp_path: Path) -> None:
+    ws = workspace(tmp_path)
+    os.mkfifo(Path(ws.checkout) / "left-by-install.fifo")  # nobody will ever write it
+    chosen = list(apply.per_line("m.py", SOURCE.encode(), {2, 6}).values())
+    done = runs.mutants(ws, str(tmp_path / "pinned"), COMMAND, chosen, lambda path: [],
+                        seconds=60, workers=2, run_timeout=30)
+    assert [(d.mutant.line, d.run is not None and d.run.passed) for d in done] == [
+        (2, False), (6, True)]
+    assert (Path(ws.checkout) / "left-by-install.fifo").is_fifo()  # the checkout's own stays
+
+
+def test_the_base_code_is_put_over_the_checkout_for_the_run_and_back(tmp_path: Path) -> None:
+    ws = workspace(tmp_path)
+    run = runs.on_base_code(ws, "grep -q 'a - 1' m.py && test ! -e new.py",
+                            {"m.py": SOURCE.replace("a + 1", "a - 1").encode(), "new.py": None},
+                            [])
+    assert run.passed
+    assert (Path(ws.checkout) / "m.py").read_text() == SOURCE

@@ -119,7 +119,7 @@ def test_a_failing_suite_is_printed_again_once_the_baseline_classified_it(
     tmp_path: Path
 ) -> None:
     repo = shell_change(tmp_path, "bad\n")
-    code, shown = on_a_terminal(GATE_RUN, repo.path, env())
+    code, shown = on_a_terminal(GATE_RUN, repo.path, env(XDG_CACHE_HOME=str(tmp_path / "c")))
     assert code == 1
     ended = check_lines(shown)
     suite = [line for line in ended if "suite:" in line]
@@ -130,7 +130,28 @@ def test_a_failing_suite_is_printed_again_once_the_baseline_classified_it(
     assert "baseline: regression, passes at base" in suite[1]
     assert "baseline" not in suite[0]
     assert len(ended) == len(CHECKS) + 1
-    assert "\r\033[Ksuite: the base's suite, once, for the outcomes the head is held to" in shown
+    # the live line, cut at the terminal's width
+    assert "\r\033[Ksuite: the base's suite, once, after the suite's runs: cac" in shown
+
+
+@pytest.mark.slow
+def test_the_bases_work_has_a_line_beside_the_suites_runs_then_from_the_cache(
+        tmp_path: Path) -> None:
+    """The base's suite runs beside the suite's runs (the default): a line says so, and that
+    its outcomes are kept; the next run against this base says they came from the cache."""
+    repo = shell_change(tmp_path, "good\n")
+    argv = [str(BIN / "gate"), "run", "--base", "main", "--runs", "2"]
+    environ = env(XDG_CACHE_HOME=str(tmp_path / "cache"))
+    code, shown = piped(argv, repo.path, environ)
+    assert code == 0
+    beside = ("   ....  suite: the base's suite, once, beside the suite's runs: cached for the "
+              "next PR against this base\n")
+    assert beside in shown
+    assert shown.index(beside) < shown.index("   ....  suite: 2 runs side by side\n")
+    code, shown = piped(argv, repo.path, environ)
+    assert code == 0
+    assert "   ....  suite: the base's outcomes: from the cache\n" in shown
+    assert "the base's suite" not in shown
 
 
 @pytest.mark.slow

@@ -10,6 +10,7 @@ from helpers.gitrepo import make_change
 from helpers.pyproject_fixture import CALC, TEST_CALC, project
 
 from gate import cli
+from gate.trials import order
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("offline_pip")]
 
@@ -46,7 +47,9 @@ def test_an_honest_change_passes(tmp_path: Path, capsys: pytest.CaptureFixture[s
         "install", "suite", "base-tests", "pinned", "tests-removed", "skip-markers", "escapes",
         "check-config", "harness", "lockfiles", "diff-policy"]
     assert set(statuses(report).values()) == {"passed"}
-    assert check(report, "suite")["summary"] == "3 of 3 runs passed, 3/3 tests"
+    seed = order.seed_of(head)
+    assert check(report, "suite")["summary"] == (
+        f"3 of 3 runs passed, 3/3 tests (orders: project, reversed, shuffled seed {seed})")
     # the head adds a test file to tests/: the base's tree runs without it (issue 25)
     assert check(report, "base-tests")["summary"] == (
         "1 base test file(s) (tests/test_calc.py) pass on the head code")
@@ -338,13 +341,16 @@ def test_parallel_runs_go_side_by_side(
 ) -> None:
     """Side by side is the default (each run in a checkout of its own); --no-parallel runs
     them one after another. The logs name which; the summary is the same."""
-    repo, _, _ = make_change(tmp_path / "r", project(), {"tests/test_mul.py": (
+    repo, _, head = make_change(tmp_path / "r", project(), {"tests/test_mul.py": (
         "from calc import add\n\n\ndef test_again():\n    assert add(1, 1) == 2\n")})
     _, report = gate_run(capsys, repo.path, "--logs", str(tmp_path / "side"))
-    assert check(report, "suite")["summary"] == "3 of 3 runs passed, 3/3 tests"
+    seed = order.seed_of(head)
+    assert check(report, "suite")["summary"] == (
+        f"3 of 3 runs passed, 3/3 tests (orders: project, reversed, shuffled seed {seed})")
     assert report["verdict"] == "pass"
     _, report = gate_run(capsys, repo.path, "--no-parallel", "--logs", str(tmp_path / "one"))
-    assert check(report, "suite")["summary"] == "3 of 3 runs passed, 3/3 tests"
+    assert check(report, "suite")["summary"] == (
+        f"3 of 3 runs passed, 3/3 tests (orders: project, reversed, shuffled seed {seed})")
 
     def suite_logs(where: str) -> list[str]:
         return sorted(p.name.split("-", 1)[1] for p in (tmp_path / where).iterdir()
@@ -373,7 +379,8 @@ def test_parallel_runs_that_interfere_are_rerun_one_after_another(
     suite = check(report, "suite")
     assert suite["status"] == "passed"
     assert suite["summary"] == (
-        "2 of 2 runs passed, 3/3 tests; side by side 1 of 2 passed: the runs interfere with "
+        "2 of 2 runs passed, 3/3 tests (orders: project, reversed); side by side 1 of 2 "
+        "passed: the runs interfere with "
         "each other (fixed ports, shared files?); set parallel = false")
 
 

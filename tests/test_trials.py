@@ -251,7 +251,9 @@ def test_honest_tests_in_any_order_with_fixed_names_pass_side_by_side(
     code, report = honest
     suite = _suite(report)
     assert (suite["status"], suite["findings"]) == ("passed", [])
-    assert suite["summary"] == "3 of 3 runs passed, 6/6 tests"
+    seed = order.seed_of(report["head"])  # the summary says how to run them again
+    assert suite["summary"] == (
+        f"3 of 3 runs passed, 6/6 tests (orders: project, reversed, shuffled seed {seed})")
     assert (report["verdict"], code) == ("pass", 0)
 
 

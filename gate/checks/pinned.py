@@ -34,7 +34,8 @@ call statement. Lines with nothing to test get none: comments, docstrings, strin
 type annotations, logging and print calls, Rust macros. The lines are taken file by file in
 turn (files in path order, lines top to bottom) up to `pinned-mutants` (default 20); mutants
 stop being started after `pinned-time` suite runs' worth of wall time (default 1). Each runs
-in its own copy of the installed checkout, side by side, with the test files that name its
+as a trial of its own, side by side (in the sealed boundary the mutated file is in a layer
+of its own over the installed checkout, else in a copy of it), with the test files that name its
 module (Go: its package; Rust, or none found: the whole command), then the whole command if
 those all pass. A mutant that every test survives is a `survived-mutant` finding at its line,
 showing the mutation. The summary says how many were killed and what was left out.

@@ -22,7 +22,9 @@ EXPLANATION = """\
 Runs the test command N times (default 3) on fresh checkouts of the head, side by side unless
 `parallel = false`: run 1 in the suite's own order, run 2 reversed, the others shuffled with a
 seed from the head, where the runner allows it (pytest through the gate's plugin, Jest, Vitest,
-go test). A test that fails in every run is a failure; a test that fails in some runs and passes
+go test); when every run passes, the summary lists the orders and the seed ("orders: project,
+reversed, shuffled seed 1234"), so they can be run again. A test that fails in every run is a
+failure; a test that fails in some runs and passes
 in others is flaky, and is named with its file, line and pattern ("passed 1 of 3"); one that
 fails in one order and passes in another, again when both are repeated in fresh checkouts, is
 named order-dependent, with both orders. Retries never make a failing test green:
@@ -218,8 +220,8 @@ def judge(results: Sequence[TestRun], runs: int, note: str = "", *,
           order_dependent: Mapping[str, tuple[Order, Order]] | None = None) -> CheckResult:
     """The check's result from its runs (also the union of shards' runs, in `gate merge`):
     `orders` are the runs' orders (said for a run that did not pass in another order than the
-    project's), `order_dependent` the tests named so, with an order that fails them and one
-    that passes them."""
+    project's; listed, seeds included, when every run passed), `order_dependent` the tests
+    named so, with an order that fails them and one that passes them."""
     passed = sum(r.passed for r in results)
     worst = next((r for r in results if not r.passed), results[-1])
     summary = f"{passed} of {runs} runs passed"
@@ -231,6 +233,8 @@ def judge(results: Sequence[TestRun], runs: int, note: str = "", *,
         bad.append("no more runs made: a run that hangs would hang again")
     if bad:
         summary += " (" + "; ".join(bad) + ")"
+    elif any(o.kind != "project" for o in orders):  # how to run them again
+        summary += " (orders: " + ", ".join(o.short for o in orders) + ")"
     summary += note
     text = "" if worst.passed else detail.excerpt(worst.failed_tests, worst.completed.output)
     findings = _findings(list(results), order_dependent or {})

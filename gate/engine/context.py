@@ -117,6 +117,9 @@ class Workspace:
     # code, the mainline) warms them; the head's sees them through an overlay, so that nothing
     # it plants there reaches the base's install, a later run or a later CI step.
     warms_caches: bool = False
+    # Sealed, with overlays: directories seen above the checkout in each command's overlay
+    # (a trial's own files, `gate/trials/layer.py`), the last on top.
+    layers: tuple[str, ...] = ()
 
     def log(self, name: str) -> str | None:
         """A new log file for the command called `name`, or None without --logs."""
@@ -136,7 +139,8 @@ class Workspace:
         return self.boundary.wrap(argv, root=os.path.dirname(self.scratch), cwd=cwd,
                                   tmp=self.env.get("TMPDIR", os.path.join(self.scratch, "tmp")),
                                   own=own, layered=layered, env=self.env,
-                                  fixed=self.scratch_files() if self.boundary.bwrap else ())
+                                  fixed=self.scratch_files() if self.boundary.bwrap else (),
+                                  layers={self.checkout: self.layers} if self.layers else None)
 
     def scratch_files(self) -> list[str]:
         """The files already in the scratch directory: earlier commands' reports, the gate's

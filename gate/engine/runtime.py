@@ -1,7 +1,14 @@
-"""The runtime checks: install, suite and base-tests on a fresh checkout of the head, the
-user checks, the base's outcomes (one run of the base's suite on a fresh checkout of the
-base, beside the suite under `parallel`, or from the cache) compared with the head's, and
-the baseline."""
+"""The runtime checks, as the list of trials a run needs, each a short call:
+
+1. the install, on a fresh checkout of the head (`_install`);
+2. the suite's runs of the selected tests (`_suite`; all of them, or a shard's share:
+   `gate/trials/selection.py`), each in a checkout of its own, side by side under `parallel`;
+3. the base's outcomes (`_base_beside`: one run of the base's suite on a fresh checkout of
+   the base, beside the suite's runs under `parallel`, or from the cache), compared with the
+   head's;
+4. base-tests, pinned (its runs on the same scheduler: `gate/pinned/runs.py`) and the user
+   checks;
+5. the baseline of what failed."""
 from __future__ import annotations
 
 import contextlib
@@ -9,7 +16,7 @@ import dataclasses
 import functools
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from gate.checks import base_tests, install, pinned, registry, suite, user
 from gate.checks.harness import fingerprint, leftovers, loaded_plugins
@@ -32,9 +39,8 @@ from gate.outcomes.runners import go_test
 from gate.outcomes.runners import pytest as pytest_runner
 from gate.outcomes.testrun import TestRun
 from gate.pinned import step
-from gate.shards import shares, split
-from gate.shards.spec import Shard
-from gate.trials import kinds
+from gate.shards import shares
+from gate.trials import kinds, selection
 from gate.trials import order as orders
 from gate.vcs import git
 
@@ -121,16 +127,32 @@ def _baseline(change: Change, ws: Workspace, progress: Progress,
         results.update({k: redact.check(r) for k, r in classified.items()})
 
 
-def _base_outcomes(change: Change, root: str, ws: Workspace) -> base_run.BaseOutcomes | None:
-    """The base's suite, once, in its own checkout and environment; or from the cache. Under
-    `--shard`, this shard's share of it."""
+def _base_key(change: Change) -> str | None:
+    """The base's outcomes' entry in the cache (None: `cache = false`)."""
     cfg = change.config
-    share = (shares.sharer(change.shard, change.seconds,
-                           git.ls_files(change.repo, change.diff.base), "base")
-             if change.shard else None)
-    key = outcome_cache.key(change.repo, change.diff.base, cfg.install, cfg.test,
-                            shares.cache_part(change.shard, change.seconds),
-                            network=cfg.network) if cfg.cache else None
+    return outcome_cache.key(change.repo, change.diff.base, cfg.install, cfg.test,
+                             shares.cache_part(change.shard, change.seconds),
+                             network=cfg.network) if cfg.cache else None
+
+
+def _base_line(change: Change) -> str:
+    """The progress line of the base's work: from the cache, or run beside (after) the
+    suite's runs."""
+    key = _base_key(change)
+    if key is not None and outcome_cache.load(key) is not None:
+        return "the base's outcomes: from the cache"
+    where = "beside" if change.config.parallel else "after"
+    return (f"the base's suite, once, {where} the suite's runs"
+            + (": cached for the next PR against this base" if key is not None else ""))
+
+
+def _base_outcomes(change: Change, root: str, ws: Workspace,
+                   chosen: selection.Selection) -> base_run.BaseOutcomes | None:
+    """The base's suite, once, in its own checkout and environment; or from the cache. Of
+    the selected tests (under `--shard`, this shard's share)."""
+    cfg = change.config
+    share = chosen.base_share(change)
+    key = _base_key(change)
     return base_run.run(
         change.repo, change.diff.base, os.path.join(root, "base"),
         lambda checkout: cfg.install or detect.install_command(checkout),
@@ -199,93 +221,103 @@ def installed_head(change: Change, progress: Progress, boundary: isolation.Bound
         boundary.verify()
 
 
-def _head_split(change: Change, ws: Workspace, command: str) -> split.Split | None:
-    if change.shard is None:
-        return None
-    return split.split(command, ws.checkout, git.ls_files(change.repo, change.head),
-                       change.shard, change.seconds, ws.scratch, "head")
+class _After:
+    """The base's outcomes after the suite's runs (`parallel = false`), run when asked."""
+
+    def __init__(self, fn: Callable[[], base_run.BaseOutcomes | None]) -> None:
+        self.result = fn
+
+    def wait(self) -> None:
+        pass
 
 
-def _shard_suite(shard: Shard, how: split.Split, ws: Workspace, n: int,
-                 spaces: list[Workspace], progress: Progress,
-                 runs: list[TestRun], seed: int, fresh: suite.FreshSpace) -> CheckResult:
-    """This shard's share of the suite runs (kept in `runs` for the merge); passed with
-    nothing to run where no test falls to it."""
-    if how.command is None:
-        return suite.nothing_to_run(shard, how.how)
-    result, done = suite.run_with_outcomes(ws, how.command, n, spaces,
-                                            functools.partial(progress.step, suite.ID), seed,
-                                            fresh)
-    if shares.found_nothing(how, shard, done):
-        return suite.nothing_to_run(shard, how.how)
-    runs.extend(done)
-    return dataclasses.replace(result, summary=f"{result.summary}; shard {shard}: {how.how}")
+Beside = background.Background[base_run.BaseOutcomes | None] | _After
 
 
-def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Progress,
-           results: dict[str, CheckResult], left: list[Finding],
-           ) -> tuple[base_run.BaseOutcomes | None, compare.Comparison, shares.Share | None]:
-    """The suite runs and the base's outcomes (beside them under `parallel`, else after
-    them), compared; then base-tests and the user checks. Under `--shard`, this shard's share
-    of the tests, left for `gate merge` to compare; base-tests and the user checks run in
-    shard 1 only. The plugins only the head's runs loaded go to `left` (harness)."""
+def _base_beside(change: Change, root: str, ws: Workspace,
+                 chosen: selection.Selection) -> Beside:
+    """The base's outcomes, started beside the suite's runs under `parallel`."""
+    outcomes = functools.partial(_base_outcomes, change, root, ws, chosen)
+    if change.config.parallel:
+        return background.Background(outcomes, "gate-base-outcomes")
+    return _After(outcomes)
+
+
+def _suite(change: Change, ws: Workspace, root: str, chosen: selection.Selection,
+           progress: Progress, base: Beside, runs: list[TestRun]) -> CheckResult:
+    """The suite's runs of the selected tests, each in a checkout of its own (side by side
+    under `parallel`), kept in `runs`; the base's line said beside them or after them."""
     cfg = change.config
-    how = _head_split(change, ws, command)
-    tests_ws = how.workspace(ws) if how else ws
+    line = _base_line(change)
+    tests_ws = chosen.workspace(ws)
     spaces = _side_by_side(change, tests_ws, root) if cfg.parallel and cfg.runs > 1 else []
-    outcomes = functools.partial(_base_outcomes, change, root, ws)
-    beside = background.Background(outcomes, "gate-base-outcomes") if cfg.parallel else None
-    runs: list[TestRun] = []
-    seed = orders.seed_of(change.head)
 
     def fresh(name: str) -> Workspace:
         return kinds.fresh(change.repo, change.head, tests_ws, root, name)
 
     def run_suite() -> CheckResult:
-        if how is not None and change.shard is not None:
-            return _shard_suite(change.shard, how, tests_ws, cfg.runs, spaces, progress, runs,
-                                seed, fresh)
-        result, done = suite.run_with_outcomes(ws, command, cfg.runs, spaces,
-                                                functools.partial(progress.step, suite.ID), seed,
-                                                fresh)
+        if cfg.parallel:
+            progress.step(suite.ID, line)
+        if chosen.command is None:
+            return chosen.nothing()
+        result, done = suite.run_with_outcomes(
+            tests_ws, chosen.command, cfg.runs, spaces, functools.partial(progress.step, suite.ID),
+            orders.seed_of(change.head), fresh)
+        if chosen.found_nothing(done):
+            return chosen.nothing()
         runs.extend(done)
-        return result
+        return chosen.said(result)
 
     try:
-        results[suite.ID] = timed(suite.ID, progress, run_suite)
+        result = timed(suite.ID, progress, run_suite)
     except BaseException:  # interrupted: end the base's run before the root goes
-        if beside is not None:
-            workspace.end_commands(root)
-            beside.wait()
+        workspace.end_commands(root)
+        base.wait()
         raise
-    if beside is None:
-        progress.step(suite.ID, "the base's suite, once, for the outcomes the head is held to")
-    base = beside.result() if beside is not None else outcomes()
-    left.extend(loaded_plugins.compare(base.counts if base else None, [r.counts for r in runs],
-                                       ws.checkout, git.ls_files(change.repo, change.head)))
-    left.extend(fingerprint.compare(base.counts if base else None, [r.counts for r in runs],
-                                    ws.checkout))
-    if change.shard is None:
-        found = _compared(change, base, runs, results)
-        _base_tests_and_user_checks(change, ws, command, progress, results)
-        return base, found, None
-    if change.shard.first:
-        _base_tests_and_user_checks(change, ws, command, progress, results)
-    else:
-        why = "skipped: run by shard 1"
-        results[base_tests.ID] = registry.skipped(base_tests.ID, why, required=False)
-        results[pinned.ID] = registry.skipped(pinned.ID, why, required=False)
-        results.update({c.name: user.skipped(c, why) for c in cfg.checks})
-    return base, compare.Comparison(), shares.Share(change.shard, how, tuple(runs), base)
+    if not cfg.parallel:
+        progress.step(suite.ID, line)
+    return result
 
 
-def _base_tests_and_user_checks(change: Change, ws: Workspace, command: str,
-                                progress: Progress, results: dict[str, CheckResult]) -> None:
+def _harness(change: Change, ws: Workspace, base: base_run.BaseOutcomes | None,
+             runs: list[TestRun], left: list[Finding]) -> None:
+    """The plugins and files only the head's runs loaded, against the base's (harness)."""
+    counts = base.counts if base else None
+    left.extend(loaded_plugins.compare(counts, [r.counts for r in runs], ws.checkout,
+                                       git.ls_files(change.repo, change.head)))
+    left.extend(fingerprint.compare(counts, [r.counts for r in runs], ws.checkout))
+
+
+def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Progress,
+           results: dict[str, CheckResult], left: list[Finding],
+           ) -> tuple[base_run.BaseOutcomes | None, compare.Comparison, shares.Share | None]:
+    """The trials after the install, on the selected tests (all of them; under `--shard`,
+    this shard's share, compared by `gate merge`): the suite's runs, the base's outcomes
+    (beside them under `parallel`, else after them), base-tests, pinned, the user checks
+    (under `--shard`, in shard 1 only)."""
+    chosen = selection.of(change, ws, command)
+    runs: list[TestRun] = []
+    beside = _base_beside(change, root, ws, chosen)  # the base's outcomes
+    results[suite.ID] = _suite(change, ws, root, chosen, progress, beside, runs)
+    base = beside.result()
+    _harness(change, ws, base, runs, left)
+    found = _compared(change, base, runs, results) if chosen.compares else compare.Comparison()
+    if not chosen.runs_the_rest:
+        _skipped_after_suite(change, "skipped: run by shard 1", results)
+        return base, found, chosen.share(runs, base)
     results[base_tests.ID] = timed(
         base_tests.ID, progress, lambda: base_tests.run(change.diff, ws, command))
     results[pinned.ID] = step.check(change, ws, command, os.path.dirname(ws.scratch),
                                     results[suite.ID], progress)
     _user_checks(change, ws, progress, results)
+    return base, found, chosen.share(runs, base)
+
+
+def _skipped_after_suite(change: Change, why: str, results: dict[str, CheckResult]) -> None:
+    """base-tests, pinned and the user checks, skipped for `why`."""
+    results[base_tests.ID] = registry.skipped(base_tests.ID, why, required=False)
+    results[pinned.ID] = registry.skipped(pinned.ID, why, required=False)
+    results.update({c.name: user.skipped(c, why) for c in change.config.checks})
 
 
 def checks(change: Change, progress: Progress, boundary: isolation.Boundary,
@@ -306,9 +338,7 @@ def checks(change: Change, progress: Progress, boundary: isolation.Boundary,
         if installed.status != "passed":
             why = "skipped: the install did not succeed"
             results[suite.ID] = registry.skipped(suite.ID, why)
-            results[base_tests.ID] = registry.skipped(base_tests.ID, why, required=False)
-            results[pinned.ID] = registry.skipped(pinned.ID, why, required=False)
-            results.update({c.name: user.skipped(c, why) for c in cfg.checks})
+            _skipped_after_suite(change, why, results)
         elif test_cmd is None:
             results[suite.ID] = CheckResult(
                 suite.ID, suite.TITLE, "error", True,

@@ -11,7 +11,7 @@ import dataclasses
 import functools
 import shutil
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 # Every command: the host's file system read-only (`/` bound over itself), a minimal /dev of
 # its own, a new /proc that shows only the command's own PID namespace, and the host's
@@ -87,18 +87,23 @@ def _overlays(path: str) -> bool:
 def argv(path: str, inner: Sequence[str], *, read_only: Sequence[str],
          writable: Sequence[str], cwd: str, tmp: str | None = None,
          tmp_bytes: int = 0, layered: Sequence[str] = (),
-         sealed: Sequence[str] = ()) -> list[str]:
+         sealed: Sequence[str] = (),
+         layers: Mapping[str, Sequence[str]] | None = None) -> list[str]:
     """`inner` in the boundary: `read_only` paths bound read-only (again: those under the
     temporary directories would be hidden), then `layered` ones seen through an overlay whose
     writes go to a file system of the command's own (gone with it), then `writable` ones
     bound writable, then `sealed` ones (inside them: a checkout's `.git`) read-only again;
+    `layers[p]`: more directories seen above layered `p` in its overlay (the last on top; a
+    whiteout there hides p's file);
     paths that do not exist are left out; `tmp` a new file system of `tmp_bytes` that goes
     with the command."""
     out = [path, *FLAGS]
     for p in read_only:
         out += ["--ro-bind-try", p, p]
     for p in layered:
-        out += ["--overlay-src", p, "--tmp-overlay", p]
+        above = (layers or {}).get(p, ())
+        out += ["--overlay-src", p, *(a for d in above for a in ("--overlay-src", d)),
+                "--tmp-overlay", p]
     for p in writable:
         out += ["--bind-try", p, p]
     for p in sealed:

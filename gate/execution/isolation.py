@@ -46,12 +46,14 @@ class Boundary:
 
     def wrap(self, inner: Sequence[str], *, root: str, cwd: str, tmp: str,
              own: Sequence[str] = (), layered: Sequence[str] = (),
-             env: Mapping[str, str] | None = None, fixed: Sequence[str] = ()) -> list[str]:
+             env: Mapping[str, str] | None = None, fixed: Sequence[str] = (),
+             layers: Mapping[str, Sequence[str]] | None = None) -> list[str]:
         """`inner` as it is started: in the boundary, where the world is read-only but `own`
         (writable: the command's checkout, scratch, environment, home; a checkout's `.git`
         stays read-only) and `layered` (seen through an overlay whose writes go with the
         command), and `tmp` is a file system of its own, as large as the config says, gone
-        when the command ends; `fixed` files inside `own` stay read-only. `root` (the run's
+        when the command ends; `fixed` files inside `own` stay read-only; `layers[p]` are
+        more directories seen above layered `p` (a trial's own files). `root` (the run's
         root) stays read-only, and the paths `env`
         names under the host's temporary directories (a wheelhouse, a tool's home) stay
         visible, read-only. First, what the previous commands may have swapped is checked
@@ -66,7 +68,9 @@ class Boundary:
         return bwrap.argv(self.bwrap, inner,
                           read_only=(*self.protected, *_named(env or {}), os.path.realpath(root)),
                           layered=over, writable=writable, sealed=sealed, cwd=cwd,
-                          tmp=os.path.realpath(tmp), tmp_bytes=self.tmp_bytes)
+                          tmp=os.path.realpath(tmp), tmp_bytes=self.tmp_bytes,
+                          layers={os.path.realpath(p): [os.path.realpath(d) for d in ds]
+                                  for p, ds in (layers or {}).items()})
 
     def verify(self) -> None:
         """GateError naming every protected path that is no longer the file it was (renamed

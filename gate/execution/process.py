@@ -11,6 +11,7 @@ import contextlib
 import dataclasses
 import os
 import re
+import shutil
 import signal
 import subprocess
 import threading
@@ -31,7 +32,7 @@ NO_MODULE = re.compile(r"\S*python[\d.]*: No module named [\w.]+")
 # has picked a victim (mahmoud/boltons 3e9983d: the head's new test loops forever on the
 # base's code, and filled 24 GB for two minutes).
 MEMORY_LIMIT_KB = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2048
-_LIMITED = 'ulimit -d "$0" 2>/dev/null; exec "$@"'
+_LIMITED = 'ulimit -d "$1" 2>/dev/null; shift; exec "$@"'
 # (argv, cwd) -> the argv that is started: the isolation boundary around a command.
 Wrap = Callable[[Sequence[str], str], list[str]]
 
@@ -132,8 +133,8 @@ def run_argv(
     of its processes limited to `memory_kb` of data; `log`: a file that gets the whole output
     (not only the kept `limit` bytes)."""
     shown = display if display is not None else " ".join(argv)
-    if memory_kb:
-        argv = ["/bin/sh", "-c", _LIMITED, str(memory_kb), *argv]
+    if memory_kb and shutil.which(argv[0], path=env.get("PATH")):  # else: not found, as is
+        argv = ["/bin/sh", "-c", _LIMITED, "gate", str(memory_kb), *argv]
     if wrap is not None:
         argv = wrap(argv, cwd)
     with contextlib.ExitStack() as stack:

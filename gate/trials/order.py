@@ -31,6 +31,11 @@ class Order:
             return "reversed order"
         return f"shuffled order, seed {self.seed}"
 
+    @property
+    def short(self) -> str:
+        """As the suite's summary lists it: "project", "reversed", "shuffled seed 1234"."""
+        return self.kind if self.kind != "shuffled" else f"shuffled seed {self.seed}"
+
 
 PROJECT = Order()
 

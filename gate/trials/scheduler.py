@@ -4,19 +4,26 @@
 
 Each trial runs with a temporary directory of its own (TMPDIR; under isolation a file system
 of its own per command), in its own checkout where it has one, its order applied through the
-runner (`order.py`), and the files it puts over its checkout put back afterwards. `at_once`
+runner (`order.py`), and the files it puts over its checkout in a layer of its own in the
+sealed boundary (`layer.py`), else put over the checkout and back afterwards. `at_once`
 trials run at the same time (1: one after another, in the given order); a trial that cannot
 start (the command is not found) or hangs (cut at its time limit) stops the trials after it
-when they run one after another."""
+when they run one after another. `run_within` runs them under a time budget (pinned's
+mutants: none is started that would end past it)."""
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager
 
+from gate.engine.context import Workspace
 from gate.execution.overlay import overlay
 from gate.outcomes.testrun import run_tests
+from gate.trials import layer
 from gate.trials import order as orders
 from gate.trials.trial import Outcome, Trial
 
@@ -37,15 +44,62 @@ def _tmp(trial: Trial) -> str:
     return path
 
 
+@contextlib.contextmanager
+def _files_over(trial: Trial, ws: Workspace) -> Iterator[Workspace]:
+    """`ws` with the trial's files over its checkout: in a layer of the trial's own where
+    the boundary shows the checkout through an overlay, else written and put back."""
+    if not trial.overlay_files:
+        yield ws
+    elif layer.usable(ws):
+        where = os.path.join(os.path.dirname(ws.scratch), f"layer-{trial.name}")
+        with layer.over(ws, where, trial.overlay_files) as mine:
+            yield mine
+    else:
+        with overlay(ws.checkout, trial.overlay_files):
+            yield ws
+
+
 def run_one(trial: Trial) -> Outcome:
     ws = trial.workspace
     applied = orders.apply(trial.order, trial.command, ws.checkout, ws.env)
     ws = dataclasses.replace(ws, env={**applied.env, "TMPDIR": _tmp(trial)})
     report = os.path.join(ws.scratch, f"{trial.name}.xml")
-    with overlay(ws.checkout, trial.overlay_files):
+    with _files_over(trial, ws) as ws:
         done = run_tests(ws, applied.command, report, extra_addopts=trial.extra_addopts,
                          log=ws.log(trial.name))
     return Outcome(trial, done, applied.order)
+
+
+Place = Callable[[Trial], AbstractContextManager[Trial]]
+
+
+def run_within(trials: Sequence[Trial], at_once: int, seconds: float,
+               then: Callable[[Outcome], Trial | None] | None = None,
+               place: Place | None = None) -> list[Outcome | None]:
+    """Every trial's outcome, in the order given, `at_once` at a time; None for one not
+    started because it would end (by the longest so far, the first ones always start) after
+    `seconds`. `then(outcome)`: a trial to run next in the same place (a mutant's whole
+    suite after the tests that reach it passed), whose outcome is the one kept. `place`:
+    the trial as it runs where it is made when it starts and gone when it ends (a copy of
+    the install's checkout, `kinds.in_copy`)."""
+    deadline = time.monotonic() + seconds
+    longest = [0.0]
+
+    def job(trial: Trial) -> Outcome | None:
+        start = time.monotonic()
+        if start + longest[0] >= deadline:
+            return None
+        with (place or contextlib.nullcontext)(trial) as placed:
+            done = run_one(placed)
+            after = then(done) if then is not None else None
+            if after is not None:
+                done = run_one(after)
+        longest[0] = max(longest[0], time.monotonic() - start)
+        return done
+
+    with ThreadPoolExecutor(max_workers=max(1, min(at_once, len(trials))),
+                            thread_name_prefix="gate-trial") as pool:
+        return list(pool.map(job, trials))
 
 
 def run(trials: Sequence[Trial], at_once: int = 1,
