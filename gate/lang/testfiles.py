@@ -33,7 +33,9 @@ def is_test_file(
         return (
             stem.endswith((".test", ".spec"))
             or "__tests__" in parts[:-1]
-            or (parts[0] == "test" and len(parts) > 1)
+            or (parts[0] in ("test", "tests") and len(parts) > 1)
+            # AVA's defaults (and many a small package's one file): test.js, test-*.js
+            or stem in ("test", "tests") or stem.startswith("test-")
         )
     if ext == ".go":
         return name.endswith("_test.go")
