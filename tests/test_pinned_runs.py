@@ -61,3 +61,38 @@ def test_the_base_code_is_put_over_the_checkout_for_the_run_and_back(tmp_path: P
                             [])
     assert run.passed
     assert (Path(ws.checkout) / "m.py").read_text() == SOURCE
+
+
+def test_a_new_test_that_hangs_on_the_base_code_is_cut_at_a_mutants_time(
+        tmp_path: Path) -> None:
+    """mahmoud/boltons 3e9983d: the head's new test loops forever on the base's code. Its run
+    there ends at the time one mutant's run may take, not the suite's whole timeout."""
+    import subprocess
+    import sys
+    import time
+
+    from helpers.gitrepo import make_change
+
+    from gate.checks import pinned
+    from gate.engine import config
+    from gate.engine.context import DiffContext
+    from gate.vcs import diff
+
+    repo, base, head = make_change(tmp_path / "r", {
+        "calc.py": "def f():\n    while True:\n        pass\n",
+        "test_calc.py": "def test_nothing():\n    pass\n"}, {
+        "calc.py": "def f():\n    return 1\n",
+        "test_calc.py": "from calc import f\n\n\ndef test_f():\n    assert f() == 1\n"})
+    checkout = tmp_path / "checkout"
+    subprocess.run(["git", "clone", "-q", str(repo.path), str(checkout)], check=True)
+    subprocess.run(["git", "-C", str(checkout), "checkout", "-q", head], check=True)
+    (tmp_path / "scratch").mkdir()
+    ws = Workspace(str(checkout), str(tmp_path / "scratch"), {"PATH": os.environ["PATH"]}, 600.0)
+    ctx = DiffContext(repo=str(repo.path), base=base, head=head, config=config.Config(),
+                      files=diff.changed_files(str(repo.path), base, head))
+    start = time.monotonic()
+    result = pinned.run(ctx, ws, f"{sys.executable} -m pytest -q -p no:cacheprovider",
+                        str(tmp_path / "pinned"), True,
+                        pinned.Budget(mutants=0, seconds=10, run_timeout=3))
+    assert time.monotonic() - start < 60
+    assert result.summary.startswith("the new tests do not run on the base code (timed out")
