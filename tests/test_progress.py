@@ -21,7 +21,7 @@ from gate.models import CheckResult
 from gate.report import live
 
 BIN = Path(sys.executable).parent
-SLOW_CHECK = 'sleep 1.3; grep -q good value.txt && echo "1 passed, 0 failed"\n'
+SLOW_CHECK = 'sleep 2.5; grep -q good value.txt && echo "1 passed, 0 failed"\n'
 SKIP = "import pytest\n\n\n@pytest.mark.skip\ndef test_one():\n    assert 1\n"
 
 
@@ -73,7 +73,8 @@ def captured_at_a_terminal(argv: list[str], cwd: Path,
 
 
 def shell_change(tmp_path: Path, value: str) -> Repo:
-    """A project whose suite is a shell script that takes 1.3 s, so the live line ticks."""
+    """A project whose suite is a shell script that takes 2.5 s, so the live line ticks (a
+    whole second at "1 s", however loaded the machine)."""
     repo = Repo(tmp_path / "work")
     repo.commit({".gate.toml": 'test = "sh check.sh"\ninstall = "true"\n',
                  "check.sh": SLOW_CHECK, "value.txt": "good\n"})
@@ -105,7 +106,7 @@ def test_on_a_terminal_a_live_line_with_the_run_and_the_seconds(tmp_path: Path) 
     assert code == 0
     assert "\r\033[Ksuite: run 1 of 2, 0 s" in shown
     assert "\r\033[Ksuite: run 1 of 2, 1 s" in shown  # the ticker, while the run goes on
-    assert "\r\033[Ksuite: run 2 of 2, 1 s" in shown
+    assert "\r\033[Ksuite: run 2 of 2, 3 s" in shown  # the seconds are the check's
     assert "\r\033[Kinstall: `true`, 0 s" in shown
     # Each check's line once, in colour, where the live line was.
     ended = check_lines(shown)
