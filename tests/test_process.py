@@ -169,3 +169,8 @@ def test_each_judged_process_has_a_memory_limit(tmp_path: Path) -> None:
     assert free.ok and "took it" in free.output
     shell = process.run_shell("ulimit -d", cwd=str(tmp_path), env=dict(os.environ), timeout=10)
     assert shell.output.strip() == str(process.MEMORY_LIMIT_KB)  # every command by default
+    # the judged code cannot lift it: the hard limit is set too
+    lifted = process.run_argv(["/bin/sh", "-c", f"ulimit -d unlimited; {sys.executable} -c "
+                               f"\"{grab}\""], cwd=str(tmp_path), env=dict(os.environ),
+                              timeout=60, memory_kb=200_000)
+    assert "MemoryError" in lifted.output and "took it" not in lifted.output

@@ -6,7 +6,7 @@ import os
 import time
 from collections.abc import Mapping
 
-from gate.checks import base_tree
+from gate.checks import base_tree, common
 from gate.engine.context import DiffContext, Workspace
 from gate.lang import testdefs
 from gate.models import CheckResult, Finding, Status
@@ -67,15 +67,13 @@ def pin(case: CaseResult, base_files: Mapping[str, bytes | None],
 
 
 def _names(paths: list[str], limit: int = 5) -> str:
-    shown = ", ".join(paths[:limit])
-    return shown + (f" and {len(paths) - limit} more" if len(paths) > limit else "")
+    return common.listed(paths, limit)
 
 
 def _failed_summary(what: str, failed: list[CaseResult]) -> str:
     """How many of the base's tests fail and which; a module that no longer imports is said
     as that (loguru 3fb23a4: a private name the base's test imported is gone), not a test."""
-    unimported = [t.name for t in failed if junit.not_collected(t)]
-    tests = [t.name for t in failed if not junit.not_collected(t)]
+    tests, unimported = junit.split_failed(failed)
     said = [f"{len(tests)} test(s) fail on the head code ({_names(tests, 3)})"] if tests else []
     if unimported:
         said.append(f"{_names(unimported, 3)} cannot be collected on the head code")

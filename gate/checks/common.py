@@ -37,3 +37,9 @@ def command_outcome(done: Completed, timeout: float) -> tuple[Status, str]:
             return "error", f"`{command}`: {said.lower()}: the install does not bring it"
         return "error", f"`{command}`: command not found"
     return "failed", f"`{command}` failed with exit {done.returncode}"
+
+
+def listed(names: Sequence[str], limit: int) -> str:
+    """`a, b, c and 2 more`: the first `limit` names, and how many are left out."""
+    shown = ", ".join(names[:limit])
+    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")

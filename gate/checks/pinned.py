@@ -6,6 +6,7 @@ import dataclasses
 import os
 import re
 
+from gate.checks import common
 from gate.engine.context import DiffContext, Workspace
 from gate.lang import testdefs
 from gate.models import CheckResult, Finding, Severity, Status
@@ -57,8 +58,7 @@ class Budget:
 
 
 def _names(names: list[str], limit: int = 3) -> str:
-    shown = ", ".join(names[:limit])
-    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
+    return common.listed(names, limit)
 
 
 def _new_tests(ctx: DiffContext, paths: list[str]) -> set[tuple[str, str]]:
@@ -98,8 +98,7 @@ def _fail_to_pass(ctx: DiffContext, ws: Workspace, command: str, side: sides.Sid
     # 3e9983d's loops forever there) pins the change as well after a minute as after ten
     limited = dataclasses.replace(ws, timeout=min(ws.timeout, run_timeout))
     run: TestRun = runs.on_base_code(limited, command, side.base_code, tests)
-    failed = [t.name for t in run.failed_tests if not junit.not_collected(t)]
-    unimported = [t.name for t in run.failed_tests if junit.not_collected(t)]
+    failed, unimported = junit.split_failed(run.failed_tests)
     if failed or unimported:
         said = [f"pinned by {len(failed)} test(s) that fail on the base code ({_names(failed)})"
                 ] if failed else []

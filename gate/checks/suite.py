@@ -241,3 +241,9 @@ def judge(results: Sequence[TestRun], runs: int, note: str = "", *,
     return CheckResult(ID, TITLE, _status(list(results)), True, summary, detail=text,
                        findings=tuple(findings), duration_s=duration_s,
                        tests=_counts(list(results), findings))
+
+
+def no_test_command() -> CheckResult:
+    """The suite's result where neither the config nor the project names a test command."""
+    return CheckResult(ID, TITLE, "error", True,
+                       "no test command found: pass --test CMD or set `test` in [tool.gate]")

@@ -340,9 +340,7 @@ def checks(change: Change, progress: Progress, boundary: isolation.Boundary,
             results[suite.ID] = registry.skipped(suite.ID, why)
             _skipped_after_suite(change, why, results)
         elif test_cmd is None:
-            results[suite.ID] = CheckResult(
-                suite.ID, suite.TITLE, "error", True,
-                "no test command found: pass --test CMD or set `test` in [tool.gate]")
+            results[suite.ID] = suite.no_test_command()
             for optional in (base_tests.ID, pinned.ID):
                 results[optional] = registry.skipped(optional, "skipped: no test command",
                                                      required=False)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
 
 from gate.execution import judged_files
 from gate.outcomes.record import CaseResult, Outcome
@@ -25,6 +26,12 @@ _COLLECTION = "collection failure"  # pytest's message for it
 
 def not_collected(case: CaseResult) -> bool:
     return case.message.startswith(NOT_COLLECTED)
+
+
+def split_failed(cases: Sequence[CaseResult]) -> tuple[list[str], list[str]]:
+    """The names of the failed tests, and of the modules that could not be collected."""
+    return ([c.name for c in cases if not not_collected(c)],
+            [c.name for c in cases if not_collected(c)])
 
 
 def _collection_error(text: str) -> str:

@@ -37,8 +37,7 @@ def _suite_once(ws: Workspace, command: str | None, seed: int,
                 progress: Progress) -> CheckResult:
     """One run of the suite, in the project's order."""
     if command is None:
-        return CheckResult(suite.ID, suite.TITLE, "error", True, "no test command found: pass "
-                           "--test CMD or set `test` in [tool.gate]")
+        return suite.no_test_command()
     result, _ = suite.run_with_outcomes(ws, command, 1, (),
                                          functools.partial(progress.step, suite.ID),
                                          seed)
