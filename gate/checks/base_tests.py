@@ -4,7 +4,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from gate.checks import base_tree, common
 from gate.engine.context import DiffContext, Workspace
@@ -13,7 +13,7 @@ from gate.models import CheckResult, Finding, Status
 from gate.outcomes import detail, junit, scoped_command
 from gate.outcomes.record import CaseResult
 from gate.trials import layer, scheduler
-from gate.trials.trial import Trial
+from gate.trials.trial import Outcome, Trial
 
 ID = "base-tests"
 TITLE = "The base's tests still pass on the head code"
@@ -29,8 +29,13 @@ tests once more: every base test of a test tree the change touched, added files 
 test file the head only adds can patch the code for every test), and of the directory of a
 changed test file outside any tree, when the runner takes paths (pytest, Jest, Vitest, Mocha,
 node:test, cargo's integration tests, go test); else the whole test command. With two cores
-or more, the files are split across them (each part over a layer of its own); a part that does
-not pass, as a runner that takes no paths, leaves the decision to the whole unsplit run.
+or more, the files are split across them (each part over a layer of its own), beside the
+suite's runs; a part that does not pass, as a runner that takes no paths, leaves the decision
+to the whole unsplit run. Where the change put back nothing but test files (no helper, datum,
+conftest or configuration differs) and the suite's run 3 was cut in pieces, a base test file
+the head has unchanged is read from the piece that ran it alone over the head code (the same
+file, code and support files: the same run), if that piece passed with every test the whole
+run ran in it; only the base's versions of the files the head changed or removed run again.
 A failure means the change altered behaviour that an existing test pinned down: either the
 intended fix of a bug, or a regression hidden by editing that test. A person decides.
 
@@ -80,29 +85,28 @@ def _failed_summary(what: str, failed: list[CaseResult]) -> str:
     return f"{what}: {'; '.join(said)}"
 
 
-def _passed_split(trial: Trial, to_run: list[str], at_once: int) -> bool:
-    """Whether the base's test files, split by file into `at_once` parts run side by side
-    (each part in a layer of its own over the install's checkout), all pass. False where
-    they cannot be split (one core, one file, no layer, a runner that takes no paths) or a
-    part did not pass: then the whole unsplit run decides, so that the result is the
-    unsplit run's."""
-    n = min(at_once, len(to_run))
-    ws = trial.workspace
-    if n < 2 or not layer.usable(ws):
-        return False
-    parts = [scoped_command.narrowed(trial.command, to_run[i::n], ws.checkout)
-             for i in range(n)]
-    if any(p is None for p in parts):
-        return False
-    trials = [dataclasses.replace(trial, name=f"{ID}-part-{i}", command=p or "")
-              for i, p in enumerate(parts, 1)]
-    return all(o.run.passed for o in scheduler.run(trials, at_once=n))
+@dataclasses.dataclass(frozen=True)
+class Planned:
+    """What base-tests runs: the whole run (`trial`: the base's files over the head's
+    checkout, the narrowed command where the runner takes paths), the base test files it
+    runs, and of those the ones the head has unchanged where nothing else it puts back
+    differs (`unchanged`: then their outcomes are the suite's, from a piece of a split run
+    that ran them alone; empty where anything but test files is put back)."""
+    trial: Trial
+    command: str  # the test command the narrowed ones are made from
+    files: dict[str, bytes | None]
+    to_run: list[str]
+    what: str
+    narrowed: bool
+    unchanged: tuple[str, ...] = ()
+
+    def own(self) -> list[str]:
+        """The base test files that differ from the head's: the ones base-tests must run."""
+        return [p for p in self.to_run if p not in self.unchanged]
 
 
-def run(ctx: DiffContext, ws: Workspace, command: str,
-        at_once: int | None = None) -> CheckResult:
-    """`at_once`: how many parts the base's test files are split into (by default the
-    cores)."""
+def plan(ctx: DiffContext, ws: Workspace, command: str) -> Planned | CheckResult:
+    """What base-tests runs; a result where it has nothing to run."""
     tree = base_tree.plan(ctx, ws.checkout, command)
     files, to_run = dict(tree.files), tree.to_run
     base_cfg = ctx.pytest_config(ctx.base)
@@ -110,6 +114,8 @@ def run(ctx: DiffContext, ws: Workspace, command: str,
     if not to_run and not tree.configs_changed and not config_changed:
         why = "no base test file changed" if files else "no test file changed"
         return CheckResult(ID, TITLE, "passed", False, why)
+    only_tests = not tree.configs_changed and not config_changed and all(
+        ctx.is_test_file(p) and p.endswith(".py") for p in [*files, *to_run])
     extra: list[str] = []
     if base_cfg.path is not None or config_changed:
         files[BASE_INI] = base_cfg.to_ini().encode()
@@ -119,12 +125,59 @@ def run(ctx: DiffContext, ws: Workspace, command: str,
                   extra_addopts=tuple(extra))
     what = (f"{len(to_run)} base test file(s) ({_names(to_run)})" if narrowed else
             "the suite with the base's tests" + (f" ({_names(to_run)})" if to_run else ""))
+    unchanged = tuple(p for p in to_run if p not in files) if narrowed and only_tests else ()
+    return Planned(trial, command, files, to_run, what, narrowed is not None, unchanged)
+
+
+def parts(planned: Planned, at_once: int, reuse: bool = False) -> list[Trial]:
+    """The trials base-tests may decide by, run beside others: with `reuse` (the suite's
+    runs are cut in pieces of `planned.unchanged`), one run of the files that differ (none
+    when none does); else the files split into `at_once` parts, each in a layer of its own
+    over the install's checkout (none where they cannot be split: one core, one file, no
+    layer, a runner that takes no paths)."""
+    trial, ws = planned.trial, planned.trial.workspace
+    if not planned.narrowed or not layer.usable(ws):
+        return []
+    if reuse and planned.unchanged:
+        own = scoped_command.narrowed(planned.command, planned.own(), ws.checkout)
+        return [dataclasses.replace(trial, name=f"{ID}-own", command=own)] if own else []
+    n = min(at_once, len(planned.to_run))
+    if n < 2:
+        return []
+    found = [scoped_command.narrowed(planned.command, planned.to_run[i::n], ws.checkout)
+             for i in range(n)]
+    if any(p is None for p in found):
+        return []
+    return [dataclasses.replace(trial, name=f"{ID}-part-{i}", command=p or "")
+            for i, p in enumerate(found, 1)]
+
+
+def judge(planned: Planned, outcomes: Sequence[Outcome] | None = None,
+          passed_alone: frozenset[str] = frozenset(), at_once: int | None = None,
+          ) -> CheckResult:
+    """The check's result: passed where its `parts` all passed (`outcomes`, in their order;
+    None: run them here, split across `at_once` cores) and, where they were made for reuse,
+    every unchanged file passed in a piece of the suite of its own (`passed_alone`); else
+    the whole unsplit run decides, so that a failure is the unsplit run's."""
     start = time.monotonic()
-    if narrowed and _passed_split(dataclasses.replace(trial, command=command), to_run,
-                                  scheduler.cores() if at_once is None else at_once):
-        return CheckResult(ID, TITLE, "passed", False, f"{what} pass on the head code",
-                           duration_s=time.monotonic() - start)
-    result = scheduler.run_one(trial).run
+    reuse = bool(planned.unchanged) and set(planned.unchanged) <= passed_alone
+    if outcomes is None:
+        cores = scheduler.cores() if at_once is None else at_once
+        trials = parts(planned, cores, reuse)
+        outcomes = scheduler.run(trials, at_once=max(2, cores)) if trials else []
+    made_for_reuse = any(o.trial.name == f"{ID}-own" for o in outcomes)
+    decided = (reuse and (made_for_reuse or not planned.own())) or (
+        bool(outcomes) and not made_for_reuse)
+    if decided and all(o.run.passed for o in outcomes):
+        took = max([time.monotonic() - start, *(o.run.completed.duration_s for o in outcomes)])
+        return CheckResult(ID, TITLE, "passed", False, f"{planned.what} pass on the head code",
+                           duration_s=took)
+    return _unsplit(planned)
+
+
+def _unsplit(planned: Planned) -> CheckResult:
+    files, to_run, what = planned.files, planned.to_run, planned.what
+    result = scheduler.run_one(planned.trial).run
     failed = [pin(t, files, to_run) for t in result.failed_tests]
     findings = tuple(_finding(t.name, t.file, t.line, t.message) for t in failed)
     duration = result.completed.duration_s
@@ -138,3 +191,11 @@ def run(ctx: DiffContext, ws: Workspace, command: str,
     return CheckResult(ID, TITLE, status, False, said,
                        detail=detail.excerpt(failed, result.completed.output),
                        findings=findings, duration_s=duration)
+
+
+def run(ctx: DiffContext, ws: Workspace, command: str,
+        at_once: int | None = None) -> CheckResult:
+    """The check on its own: `at_once`, how many parts the base's test files are split into
+    (by default the cores)."""
+    planned = plan(ctx, ws, command)
+    return planned if isinstance(planned, CheckResult) else judge(planned, at_once=at_once)

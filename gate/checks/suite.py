@@ -12,7 +12,7 @@ from gate.outcomes import detail
 from gate.outcomes.record import CaseResult
 from gate.outcomes.testrun import TestRun
 from gate.trials import order as orders
-from gate.trials import scheduler
+from gate.trials import pieces, scheduler
 from gate.trials.order import Order
 from gate.trials.trial import Outcome, Trial
 
@@ -27,7 +27,11 @@ reversed, shuffled seed 1234"), so they can be run again. A test that fails in e
 failure; a test that fails in some runs and passes
 in others is flaky, and is named with its file, line and pattern ("passed 1 of 3"); one that
 fails in one order and passes in another, again when both are repeated in fresh checkouts, is
-named order-dependent, with both orders. Retries never make a failing test green:
+named order-dependent, with both orders. Side by side, with pytest and two cores or more, run 3
+(and later runs) is cut by test file across the cores, each piece in a file system of its own:
+runs 1 and 2 stay whole, so that a test file the head adds meets the others in one session in
+two orders. A cut run counts only if its pieces passed having run exactly run 1's tests;
+otherwise it is made again whole, which decides. Retries never make a failing test green:
 every run must pass. Per-test outcomes come from the runner, asked through the environment
 (the command is never edited): pytest writes a JUnit report requested through PYTEST_ADDOPTS,
 go test is made verbose through GOFLAGS, nextest prints every test (NEXTEST_STATUS_LEVEL),
@@ -44,6 +48,10 @@ state it needs itself (a fixture), and undo what a test changes."""
 
 FLAKY = "flaky:"  # how a flaky test's finding starts
 ORDER_DEPENDENT = "order-dependent:"  # how an order-dependent test's finding starts
+# The first run cut in pieces by test file (side by side): runs 1 (the project's order) and 2
+# (reversed) stay whole, so that a test file the head adds still meets the others in one
+# session, in two orders (a new test that leaves state behind breaks an existing one).
+CUT_FROM = 3
 FreshSpace = Callable[[str], Workspace]  # a new checkout of the head, by name, its env shared
 
 
@@ -167,32 +175,81 @@ def _silent(text: str) -> None:
     pass
 
 
+@dataclasses.dataclass(frozen=True)
+class Ran:
+    """The suite's result and the runs that decided it; the outcomes of the other trials run
+    among them (`beside`, in the order given; None: they were not run); the test files that
+    passed in a piece of a split run of their own (`pieces.Cut.passed_chunks`)."""
+    result: CheckResult
+    runs: list[TestRun]
+    beside: tuple[Outcome, ...] | None = None
+    passed_alone: frozenset[str] = frozenset()
+
+
 def run(ws: Workspace, command: str, runs: int, side_by_side: Sequence[Workspace] = (),
         tell: Callable[[str], None] = _silent, seed: int = 1,
         fresh: FreshSpace | None = None) -> CheckResult:
-    return run_with_outcomes(ws, command, runs, side_by_side, tell, seed, fresh)[0]
+    return run_with_outcomes(ws, command, runs, side_by_side, tell, seed, fresh).result
+
+
+def _together(trials: Sequence[Trial], splitter: pieces.Splitter | None,
+              beside: Sequence[Trial], at_once: int,
+              ) -> tuple[list[Outcome], tuple[Outcome, ...], frozenset[str]]:
+    """The runs side by side, runs 3 and later cut in pieces by `splitter` where it can, with
+    the `beside` trials after them on the same cores: each run's outcome (a cut run's joined,
+    or run whole again where its pieces did not pass or did not run run 1's tests), the
+    beside trials' outcomes, and the files that passed in a piece of their own."""
+    cuts = [splitter.cut(t) if splitter is not None and i >= CUT_FROM - 1 else None
+            for i, t in enumerate(trials)]
+    groups = [list(c.trials) if c is not None else [t] for t, c in zip(trials, cuts, strict=True)]
+    if any(cuts) and splitter is not None:
+        at_once = max(2, splitter.parts)  # never one after another: that stops at a hang
+    done = scheduler.run([*(p for g in groups for p in g), *beside], at_once=at_once)
+    found: list[Outcome] = []
+    alone: set[str] = set()
+    first = done[0].run  # run 1 is never cut
+    for cut, group in zip(cuts, groups, strict=True):
+        mine, done = done[:len(group)], done[len(group):]
+        if cut is not None:
+            alone |= cut.passed_chunks(mine, first)
+        found.append(cut.joined(mine) if cut is not None else mine[0])
+    # A cut run decides only when it passed with run 1's tests: else it is made again whole
+    # (a test that needs another file's session, or a collection the gate misread, is no
+    # failure of the run).
+    again = [i for i, c in enumerate(cuts) if c is not None and not (
+        found[i].run.passed and pieces.same_tests(found[i].run, first))]
+    rerun = scheduler.run([trials[i] for i in again], at_once=at_once) if again else []
+    for i, outcome in zip(again, rerun, strict=True):
+        found[i] = outcome
+    return found, tuple(done), frozenset(alone)
 
 
 def run_with_outcomes(ws: Workspace, command: str, runs: int,
                       side_by_side: Sequence[Workspace] = (),
                       tell: Callable[[str], None] = _silent,
                       seed: int = 1, fresh: FreshSpace | None = None,
-                      ) -> tuple[CheckResult, list[TestRun]]:
+                      splitter: pieces.Splitter | None = None,
+                      beside: Sequence[Trial] = ()) -> Ran:
     """N runs as trials (run 1 in the project's order, the others reversed or shuffled from
     `seed` where the runner allows), one after another, or side by side in the
-    `side_by_side` checkouts; and the runs that decided. Runs side by side of which some pass
-    and some do not are run again one after another, which decide: when those pass,
-    the tests interfere with each other (a fixed port, a file written in a shared place) and
+    `side_by_side` checkouts (then runs 3 and later cut in pieces by `splitter` where it
+    can, and the `beside` trials run after them on the same cores; one after another, the
+    `beside` trials are not run); and the runs that decided. Runs side by side of which some
+    pass and some do not are run again one after another, which decide: when those pass, the
+    tests interfere with each other (a fixed port, a file written in a shared place) and
     the summary says so.
     A test that fails in one order and passes in another is repeated in both, each in a fresh
     checkout (`fresh`, by name; None: not repeated): doing so again, it is named
     order-dependent."""
     start = time.monotonic()
     note = ""
+    others: tuple[Outcome, ...] | None = None
+    alone: frozenset[str] = frozenset()
     if side_by_side:
         tell(f"{len(side_by_side)} runs side by side")
-        found = scheduler.run(_trials(side_by_side, command, runs, seed, "suite-side-by-side"),
-                              at_once=len(side_by_side))
+        found, others, alone = _together(
+            _trials(side_by_side, command, runs, seed, "suite-side-by-side"), splitter,
+            beside, len(side_by_side))
         hung = any(o.run.completed.timed_out or o.run.completed.not_found for o in found)
         together = sum(o.run.passed for o in found)
         # Some passed and some did not: interference or a flaky test, which runs one after
@@ -211,8 +268,9 @@ def run_with_outcomes(ws: Workspace, command: str, runs: int,
                               starting=lambda i: tell(f"run {i} of {runs}"))
     dependent = _order_dependent(found, fresh, max(len(side_by_side), 1), tell)
     results = [o.run for o in found]
-    return judge(results, runs, note, duration_s=time.monotonic() - start,  # wall time
-                 orders=[o.order for o in found], order_dependent=dependent), results
+    return Ran(judge(results, runs, note, duration_s=time.monotonic() - start,  # wall time
+                     orders=[o.order for o in found], order_dependent=dependent),
+               results, others, alone)
 
 
 def judge(results: Sequence[TestRun], runs: int, note: str = "", *,

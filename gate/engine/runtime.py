@@ -2,12 +2,14 @@
 
 1. the install, on a fresh checkout of the head (`_install`);
 2. the suite's runs of the selected tests (`_suite`; all of them, or a shard's share:
-   `gate/trials/selection.py`), each in a checkout of its own, side by side under `parallel`;
+   `gate/trials/selection.py`), each in a checkout of its own, side by side under `parallel`,
+   run 3 cut by test file across the cores (`_splitter`), base-tests' parts after them on the
+   same cores;
 3. the base's outcomes (`_base_beside`: one run of the base's suite on a fresh checkout of
    the base, beside the suite's runs under `parallel`, or from the cache), compared with the
    head's;
-4. base-tests, pinned (its runs on the same scheduler: `gate/pinned/runs.py`) and the user
-   checks;
+4. base-tests (judged from its parts, and from run 3's pieces of the base's unchanged test
+   files), pinned (its runs on the same scheduler: `gate/pinned/runs.py`) and the user checks;
 5. the baseline of what failed."""
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ import dataclasses
 import functools
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from gate.checks import base_tests, install, pinned, registry, suite, user
 from gate.checks.harness import fingerprint, leftovers, loaded_plugins
@@ -40,8 +42,9 @@ from gate.outcomes.runners import pytest as pytest_runner
 from gate.outcomes.testrun import TestRun
 from gate.pinned import step
 from gate.shards import shares
-from gate.trials import kinds, selection
+from gate.trials import kinds, layer, pieces, scheduler, selection
 from gate.trials import order as orders
+from gate.trials.trial import Trial
 from gate.vcs import git
 
 
@@ -244,13 +247,18 @@ def _base_beside(change: Change, root: str, ws: Workspace,
 
 
 def _suite(change: Change, ws: Workspace, root: str, chosen: selection.Selection,
-           progress: Progress, base: Beside, runs: list[TestRun]) -> CheckResult:
+           progress: Progress, base: Beside, runs: list[TestRun],
+           splitter: pieces.Splitter | None = None,
+           beside: Sequence[Trial] = ()) -> tuple[CheckResult, suite.Ran | None]:
     """The suite's runs of the selected tests, each in a checkout of its own (side by side
-    under `parallel`), kept in `runs`; the base's line said beside them or after them."""
+    under `parallel`: runs 3 and later cut in pieces by `splitter`, the `beside` trials
+    after them on the same cores), kept in `runs`; the base's line said beside them or
+    after them. Also what the runs gave (None: none ran)."""
     cfg = change.config
     line = _base_line(change)
     tests_ws = chosen.workspace(ws)
     spaces = _side_by_side(change, tests_ws, root) if cfg.parallel and cfg.runs > 1 else []
+    ran: list[suite.Ran] = []
 
     def fresh(name: str) -> Workspace:
         return kinds.fresh(change.repo, change.head, tests_ws, root, name)
@@ -260,13 +268,14 @@ def _suite(change: Change, ws: Workspace, root: str, chosen: selection.Selection
             progress.step(suite.ID, line)
         if chosen.command is None:
             return chosen.nothing()
-        result, done = suite.run_with_outcomes(
+        done = suite.run_with_outcomes(
             tests_ws, chosen.command, cfg.runs, spaces, functools.partial(progress.step, suite.ID),
-            orders.seed_of(change.head), fresh)
-        if chosen.found_nothing(done):
+            orders.seed_of(change.head), fresh, splitter, beside if spaces else ())
+        if chosen.found_nothing(done.runs):
             return chosen.nothing()
-        runs.extend(done)
-        return chosen.said(result)
+        runs.extend(done.runs)
+        ran.append(done)
+        return chosen.said(done.result)
 
     try:
         result = timed(suite.ID, progress, run_suite)
@@ -276,7 +285,26 @@ def _suite(change: Change, ws: Workspace, root: str, chosen: selection.Selection
         raise
     if not cfg.parallel:
         progress.step(suite.ID, line)
-    return result
+    return result, (ran[0] if ran else None)
+
+
+def _splitter(change: Change, ws: Workspace, command: str,
+              planned: base_tests.Planned | CheckResult | None) -> pieces.Splitter | None:
+    """How the suite's runs 3 and later are cut in pieces across the cores (issue 26): of
+    the base's unchanged test files where base-tests reads their outcomes from the pieces,
+    else of the head's test files where the runs do not fill the cores evenly; None where
+    they run whole (one after another, one core, a shard, no layer per command, not a
+    pytest command that takes files)."""
+    cfg, cores = change.config, scheduler.cores()
+    if (not cfg.parallel or cfg.runs < suite.CUT_FROM or cores < 2 or change.shard is not None
+            or not layer.usable(ws) or not pieces.takes_pieces(command, ws.checkout)):
+        return None
+    if isinstance(planned, base_tests.Planned) and planned.unchanged:
+        return pieces.Splitter(planned.unchanged, cores)
+    if cfg.runs % cores == 0:
+        return None  # whole runs fill the cores already
+    files = [p for p in git.ls_files(change.repo, change.head) if change.diff.is_test_file(p)]
+    return pieces.Splitter(tuple(files), cores) if files else None
 
 
 def _harness(change: Change, ws: Workspace, base: base_run.BaseOutcomes | None,
@@ -297,16 +325,28 @@ def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Pro
     (under `--shard`, in shard 1 only)."""
     chosen = selection.of(change, ws, command)
     runs: list[TestRun] = []
-    beside = _base_beside(change, root, ws, chosen)  # the base's outcomes
-    results[suite.ID] = _suite(change, ws, root, chosen, progress, beside, runs)
-    base = beside.result()
+    # Planned before the runs only where they cannot write the install's checkout (each
+    # command in a layer of its own): else what a run writes under a test tree must be
+    # seen, and removed for base-tests' run.
+    early = (base_tests.plan(change.diff, ws, command)
+             if chosen.runs_the_rest and layer.usable(ws) else None)
+    splitter = _splitter(change, ws, command, early)
+    beside = base_tests.parts(early, scheduler.cores(), reuse=splitter is not None) if (
+        isinstance(early, base_tests.Planned)) else []
+    background_base = _base_beside(change, root, ws, chosen)  # the base's outcomes
+    results[suite.ID], ran = _suite(change, ws, root, chosen, progress, background_base, runs,
+                                    splitter, beside)
+    base = background_base.result()
     _harness(change, ws, base, runs, left)
     found = _compared(change, base, runs, results) if chosen.compares else compare.Comparison()
     if not chosen.runs_the_rest:
         _skipped_after_suite(change, "skipped: run by shard 1", results)
         return base, found, chosen.share(runs, base)
+    planned = early or base_tests.plan(change.diff, ws, command)
     results[base_tests.ID] = timed(
-        base_tests.ID, progress, lambda: base_tests.run(change.diff, ws, command))
+        base_tests.ID, progress, lambda: planned if isinstance(planned, CheckResult) else
+        base_tests.judge(planned, ran.beside if ran is not None else None,
+                         ran.passed_alone if ran is not None else frozenset()))
     results[pinned.ID] = step.check(change, ws, command, os.path.dirname(ws.scratch),
                                     results[suite.ID], progress)
     _user_checks(change, ws, progress, results)

@@ -38,10 +38,8 @@ def _suite_once(ws: Workspace, command: str | None, seed: int,
     """One run of the suite, in the project's order."""
     if command is None:
         return suite.no_test_command()
-    result, _ = suite.run_with_outcomes(ws, command, 1, (),
-                                         functools.partial(progress.step, suite.ID),
-                                         seed)
-    return result
+    return suite.run_with_outcomes(ws, command, 1, (),
+                                   functools.partial(progress.step, suite.ID), seed).result
 
 
 def _ran(change: Change, the_plan: Plan, progress: Progress, boundary: isolation.Boundary,

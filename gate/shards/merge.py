@@ -17,11 +17,9 @@ from gate.engine import redact, runner, runtime
 from gate.engine.change import Options, prepare
 from gate.engine.progress import Progress
 from gate.errors import GateError
-from gate.execution import process
 from gate.models import CheckResult, Finding, Isolation, Report
-from gate.outcomes import baseline, compare
+from gate.outcomes import baseline, compare, joined
 from gate.outcomes.base_run import BaseOutcomes
-from gate.outcomes.record import Counts
 from gate.outcomes.testrun import TestRun
 from gate.shards import durations, partial
 from gate.shards.partial import ShardReport
@@ -98,51 +96,17 @@ def _exactly_once(shards: Sequence[ShardReport]) -> None:
             seen[key] = s.shard.index
 
 
-def _union(counts: Sequence[Counts]) -> Counts | None:
-    if not counts:
-        return None
-    runners = {c.runner for c in counts}
-    return Counts(counts[0].runner if len(runners) == 1 else "+".join(sorted(runners)),
-                  sum(c.passed for c in counts), sum(c.failed for c in counts),
-                  sum(c.skipped for c in counts),
-                  tuple(case for c in counts for case in c.cases),
-                  all(c.complete for c in counts), counts[0].unit)
-
-
-def _one_run(parts: Sequence[tuple[int, TestRun]]) -> TestRun:
-    """The shards' k-th runs as one run of the whole suite."""
-    bad = [(i, r) for i, r in parts if not r.passed]
-    returncode: int | None = 0
-    if bad:
-        returncode = next((r.completed.returncode for _, r in bad
-                           if r.completed.returncode not in (0, None)), None)
-        if returncode is None and not any(r.completed.timed_out for _, r in bad):
-            returncode = 1
-    output = "\n".join(f"--- shard {i}: {r.problem()}\n{r.completed.output}" for i, r in bad)
-    # A part without counts (timed out, no report) leaves the whole run without them, as in
-    # an unsharded run: never a union that reads as if that part's tests had not run.
-    counted = [r.counts for _, r in parts if r.counts is not None]
-    if len(counted) < len(parts):
-        counted = []
-    completed = process.Completed(
-        "; ".join(dict.fromkeys(r.completed.command for _, r in parts)), returncode, output,
-        any(r.completed.timed_out for _, r in parts),
-        any(r.completed.not_found for _, r in parts),
-        max(r.completed.duration_s for _, r in parts))
-    return TestRun(completed, _union(counted), any(r.expects_report for _, r in parts))
-
-
 def _runs(shards: Sequence[ShardReport]) -> list[TestRun]:
     most = max((len(s.runs) for s in shards), default=0)
-    return [_one_run([(s.shard.index, s.runs[k]) for s in shards if k < len(s.runs)])
-            for k in range(most)]
+    return [joined.one_run([(f"shard {s.shard.index}", s.runs[k])
+                            for s in shards if k < len(s.runs)]) for k in range(most)]
 
 
 def _base(shards: Sequence[ShardReport]) -> BaseOutcomes | None:
     found = [s.base for s in shards if s.base is not None]
     if not found:
         return None
-    return BaseOutcomes(_union([b.counts for b in found if b.counts is not None]),
+    return BaseOutcomes(joined.union([b.counts for b in found if b.counts is not None]),
                         all(b.passed for b in found), all(b.installed for b in found))
 
 
