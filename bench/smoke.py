@@ -3,17 +3,24 @@ it takes under a minute: one fixture project, built once and copied for every st
 the gate (the same base SHA, so the base's suite runs once and its outcomes are then cached for
 all), one cache directory for the gate and the installers (warmed by the base's installs, as a
 user's are), the order the steps start in, and the check that each gate run still passes (the
-figures it prints are not comparable: they say only that each path still runs)."""
+figures it prints are not comparable: they say only that each path still runs); and the
+gate runs that several steps make alike, made once for all of them (`once`)."""
 from __future__ import annotations
 
 import shutil
+import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import fixtures
 
 FILES, SUITE_S = 10, 0.3  # the shared project: 10 test files whose suite sleeps 0.3 s in all
 _SHARED = "smoke-project"
+T = TypeVar("T")
+_made: dict[tuple[str, ...], Any] = {}
+_locks: dict[tuple[str, ...], threading.Lock] = {}
+_locks_lock = threading.Lock()
 # Longest first, so that the last two do not finish one after the other; `sharded` (its own
 # cache entries) and `scoped_base_tests` (one short run) first: the latter fills the cache
 # with the base's outcomes for the runs that follow.
@@ -50,3 +57,15 @@ def passed(step: str, report: dict[str, Any]) -> dict[str, Any]:
                if c["status"] not in ("passed", "skipped")]
         raise SystemExit(f"{step}: the gate's run gave {report['verdict']}: {'; '.join(bad)}")
     return report
+
+
+def once(args: tuple[str, ...], run: Callable[[], T]) -> T:
+    """What `run` gives, the gate run `args` on (a copy of) the shared project, made once for
+    every step that asks for the same `args`: a step that asks while another's run is under
+    way waits for it. (A run that failed is made again by the next step.)"""
+    with _locks_lock:
+        lock = _locks.setdefault(args, threading.Lock())
+    with lock:
+        if args not in _made:
+            _made[args] = run()
+        return _made[args]  # type: ignore[no-any-return]
