@@ -18,6 +18,7 @@ from typing import Any
 import fixtures
 import hook_latency
 import scan
+import smoke
 
 from gate.execution import installer
 
@@ -78,9 +79,9 @@ def bare(repo: Path, head: str, runs: int, env: dict[str, str]) -> float:
 
 
 def overhead(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
-    suite = 0.3 if quick else 2.0
+    suite = smoke.SUITE_S if quick else 2.0
     repo = work / "overhead"
-    _, head = fixtures.python_project(repo, files=10, suite_seconds=suite)
+    _, head = smoke.project(work, "overhead", quick, files=10, suite_seconds=suite)
     tries = 1 if quick else 3
     # Untimed: fills uv's cache and the file cache for both sides, and compiles the gate's
     # bytecode (an editable install, as in .ci/run, compiles it on first use; pip install
@@ -93,8 +94,13 @@ def overhead(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
     gate_times, bare_times, gate_cpu, bare_cpu = [], [], [], []
     for _ in range(tries):  # interleaved, best of each: the machine is noisy
         before = children_cpu()
-        gate_times.append(gate(repo, "--isolation", "off", env=env)[0])
+        took, report = gate(repo, "--isolation", "off", env=env)
+        gate_times.append(took)
         middle = children_cpu()
+        if quick:  # the gate's side only (the same plain commands run in `floor`)
+            smoke.passed("overhead", report)
+            return {"suite_s": suite, "gate_s": round(took, 2),
+                    "gate_cpu_s": round(middle - before, 2)}
         bare_times.append(bare(repo, head, 3, env))
         gate_cpu.append(middle - before)
         bare_cpu.append(children_cpu() - middle)
@@ -107,9 +113,9 @@ def overhead(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
 def isolation_cost(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
     """`gate run` with the isolation boundary against the same run without it (interleaved,
     best of each), and one command started in the boundary against the same command bare."""
-    suite = 0.3 if quick else 2.0
+    suite = smoke.SUITE_S if quick else 2.0
     repo = work / "isolation"
-    fixtures.python_project(repo, files=10, suite_seconds=suite)
+    smoke.project(work, "isolation", quick, files=10, suite_seconds=suite)
     tries = 1 if quick else 5
     if not quick:
         gate(repo, "--runs", "1", "--isolation", "off", env=env)  # untimed: warms the caches
@@ -122,10 +128,15 @@ def isolation_cost(work: Path, env: dict[str, str], quick: bool) -> dict[str, An
         seconds, report = gate(repo, "--isolation", "auto", env=env)
         on.append(seconds)
         level = report["isolation"]["level"]
-        if not i % 2:
+        if quick:  # the run in the boundary only (the one without: overhead's)
+            smoke.passed("isolation", report)
+        elif not i % 2:
             off.append(gate(repo, "--isolation", "off", env=env)[0])
     per_command = command_in_boundary(work, 5 if quick else 50)
-    g, b = min(on), min(off)
+    g = min(on)
+    if quick:
+        return {"level": level, "suite_s": suite, "isolated_s": round(g, 2), **per_command}
+    b = min(off)
     return {"level": level, "suite_s": suite, "isolated_s": round(g, 2), "bare_s": round(b, 2),
             "ratio": round(g / b, 3), "added_s": round(g - b, 2), **per_command}
 
@@ -143,8 +154,8 @@ def sealed_cost(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
     install, uv copying) against the same run in the boundary as it was (interleaved, best of
     each, one run of the bench)."""
     repo = work / "sealed"
-    fixtures.python_project(repo, files=10, suite_seconds=0.3 if quick else 1.0)
-    tries = 1 if quick else 5
+    smoke.project(work, "sealed", quick, files=10, suite_seconds=1.0)
+    tries = 5
 
     def timed_gate(argv0: list[str]) -> float:
         start = time.perf_counter()
@@ -154,8 +165,12 @@ def sealed_cost(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
         return time.perf_counter() - start
 
     sealed, unsealed = [PYTHON, "-m", "gate"], [PYTHON, "-c", _UNSEALED]
-    if not quick:
-        timed_gate(sealed)  # untimed: warms the caches
+    if quick:  # the sealed run only, and that the gate as it was still starts
+        took, report = gate(repo, "--isolation", "required", env=env)
+        smoke.passed("sealed", report)
+        subprocess.run([*unsealed, "--version"], check=True, stdout=subprocess.DEVNULL)
+        return {"sealed_s": round(took, 2), **sealed_command(work, 5)}
+    timed_gate(sealed)  # untimed: warms the caches
     new, old = [], []
     for i in range(tries):
         first, second = (sealed, unsealed) if i % 2 else (unsealed, sealed)
@@ -216,8 +231,14 @@ def cache_cost(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
     from gate.engine.context import Workspace
     from gate.execution import isolation
 
-    packages = TWENTY[:2] if quick else TWENTY
-    wheels = fixtures.wheelhouse(work / "cache-wheels", (*packages, "setuptools", "wheel"))
+    # Under --quick, the one sdist only (what the cache keeps: its wheel, once built), built
+    # with setuptools from the bench's own wheelhouse (nothing to download).
+    packages: tuple[str, ...] = () if quick else TWENTY
+    wheels = work / "cache-wheels"
+    if quick:
+        shutil.copytree(env["PIP_FIND_LINKS"], wheels)
+    else:
+        fixtures.wheelhouse(wheels, (*packages, "setuptools", "wheel"))
     _sdist(wheels, "benchhelper")
     root, cache = work / "cache-root", work / "cache-pip"
     cache.mkdir()
@@ -226,13 +247,23 @@ def cache_cost(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
     installer_env.update(PIP_CACHE_DIR=str(cache), PIP_DISABLE_PIP_VERSION_CHECK="1",
                          PIP_FIND_LINKS=str(wheels), PIP_NO_INDEX="1")  # named: visible
 
+    # Under --quick, one environment with pip, made as the gate makes its own (uv where found:
+    # venv's ensurepip takes seconds), copied for each install.
+    template, uv = work / "cache-env", installer.find_uv()
+    if quick:
+        subprocess.run([uv, "venv", "-q", "--seed", "--python", PYTHON, str(template)] if uv
+                       else [PYTHON, "-m", "venv", str(template)], check=True)
+
     def install(trusted: bool) -> float:
         shutil.rmtree(root, ignore_errors=True)
         for name in ("checkout", "scratch", "tmp", "home"):
             (root / name).mkdir(parents=True)
         (root / "checkout" / "requirements.txt").write_text("\n".join(
             (*packages, "benchhelper")) + "\n")
-        subprocess.run([PYTHON, "-m", "venv", str(root / "env")], check=True)
+        if quick:
+            shutil.copytree(template, root / "env", symlinks=True)
+        else:
+            subprocess.run([PYTHON, "-m", "venv", str(root / "env")], check=True)
         ws = Workspace(str(root / "checkout"), str(root / "scratch"),
                        {**installer_env, "TMPDIR": str(root / "tmp"), "HOME": str(root / "home"),
                         "VIRTUAL_ENV": str(root / "env")},
@@ -275,12 +306,14 @@ def children_cpu() -> float:
 
 
 def scoped_base_tests(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
-    repo = work / "scoped"
-    fixtures.python_project(repo, files=50, suite_seconds=0.5 if quick else 2.0)
-    _, report = gate(repo, "--runs", "1", env=env)
+    repo, files = work / "scoped", smoke.FILES if quick else 50
+    smoke.project(work, "scoped", quick, files=files, suite_seconds=2.0)
+    _, report = warmed(repo, env) if quick else gate(repo, "--runs", "1", env=env)
+    if quick:
+        smoke.passed("scoped_base_tests", report)
     checks = {c["id"]: c for c in report["checks"]}
     suite_s, base_s = checks["suite"]["duration_s"], checks["base-tests"]["duration_s"]
-    return {"test_files": 50, "changed": 1, "suite_run_s": suite_s, "base_tests_s": base_s,
+    return {"test_files": files, "changed": 1, "suite_run_s": suite_s, "base_tests_s": base_s,
             "ratio": round(base_s / suite_s, 3), "summary": checks["base-tests"]["summary"]}
 
 
@@ -288,15 +321,21 @@ def pinned_cost(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
     """`gate run --runs 1` with `pinned` (the default budget: 20 mutants, one suite run of
     time) against the same run with it off, on a change of 12 code lines and a new test."""
     repo = work / "pinned"
-    fixtures.python_project(repo, files=10, suite_seconds=0.5 if quick else 2.0)
+    smoke.project(work, "pinned", quick, files=10, suite_seconds=2.0)
     body = "".join(f"\n\ndef f{i}(x):\n    if x > {i}:\n        return x - {i}\n"
                    f"    return x * {i}\n" for i in range(4))
     fixtures.commit(repo, {
         "benchpkg/__init__.py": "def add(a, b):\n    return a + b\n" + body,
         "tests/test_f.py": "from benchpkg import f0, f1\n\n\ndef test_f():\n"
                            "    assert f0(5) == 5\n    assert f1(0) == 0\n"}, "code")
-    if not quick:
-        gate(repo, "--runs", "1", "--pinned", "off", env=env)  # untimed: warms the caches
+    if quick:  # the run with `pinned` only, which must have run it
+        on_s, report = gate(repo, "--runs", "1", "--pinned", "report", env=env)
+        pinned = next(c for c in smoke.passed("pinned", report)["checks"] if c["id"] == "pinned")
+        if pinned["status"] != "passed":
+            raise SystemExit(f"pinned: not run: {pinned['status']}: {pinned['summary']}")
+        return {"pinned_s": pinned["duration_s"], "gate_on_s": round(on_s, 2),
+                "summary": pinned["summary"]}
+    gate(repo, "--runs", "1", "--pinned", "off", env=env)  # untimed: warms the caches
     off_s, _ = gate(repo, "--runs", "1", "--pinned", "off", env=env)
     on_s, report = gate(repo, "--runs", "1", "--pinned", "report", env=env)
     checks = {c["id"]: c for c in report["checks"]}
@@ -312,14 +351,19 @@ def quick_check(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
     test changed), the base's outcomes cached for both (untimed first run); interleaved, best
     of each."""
     repo = work / "quick-check"
-    env = {**env, "XDG_CACHE_HOME": str(work / "quick-check-cache")}
-    fixtures.python_project(repo, files=10, suite_seconds=0.5 if quick else 2.0)
+    smoke.project(work, "quick-check", quick, files=10, suite_seconds=2.0)
     fixtures.commit(repo, {"benchpkg/__init__.py": "def add(a, b):\n    return b + a\n"},
                     "code")
+    if quick:  # `gate run --quick` only (it never runs the base)
+        took, ran = gate(repo, "--quick", env=env)
+        smoke.passed("quick_check", ran)
+        return {"quick_s": round(took, 2), "change_kind": ran["quick"]["change_kind"],
+                "quick_ran": ran["quick"]["ran"]}
+    env = {**env, "XDG_CACHE_HOME": str(work / "quick-check-cache")}
     gate(repo, "--runs", "1", env=env)  # untimed: the base's outcomes into the cache
     fulls, quicks = [], []
     ran: dict[str, Any] = {}
-    for _ in range(1 if quick else 2):
+    for _ in range(2):
         took, report = gate(repo, env=env)
         fulls.append(took)
         took, ran = gate(repo, "--quick", env=env)
@@ -331,35 +375,57 @@ def quick_check(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
             "change_kind": ran["quick"]["change_kind"], "quick_ran": ran["quick"]["ran"]}
 
 
+def warmed(repo: Path, env: dict[str, str]) -> tuple[float, dict[str, Any]]:
+    """Under --quick: `gate run --runs 1` on the shared project, made once for
+    scoped_base_tests (its run), floor and base_outcomes (their untimed warm-up): the base's
+    outcomes into the shared cache."""
+    return smoke.once(("--runs", "1"), lambda: gate(repo, "--runs", "1", env=env))
+
+
+def side_by_side(repo: Path, env: dict[str, str]) -> tuple[float, dict[str, Any]]:
+    """Under --quick: `gate run --parallel` (the default) on the shared project, the base's
+    outcomes cached (`warmed`), made once for parallel_runs, floor and base_outcomes, whose
+    runs on it would be the same."""
+    warmed(repo, env)
+    return smoke.once(("--parallel",), lambda: gate(repo, "--parallel", env=env))
+
+
 def parallel_runs(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
     """The suite's wall time, three runs side by side against one after another, on this
     2-core machine: for a suite that sleeps (CPU-light) and for one that computes."""
     out: dict[str, Any] = {}
-    for kind, busy in (("computing", True),) if quick else (("sleeping", False),
+    modes = (("sequential", ("--no-parallel",)), ("parallel", ("--parallel",)))
+    # Under --quick: the shared project (its suite sleeps), the runs side by side only.
+    for kind, busy in (("sleeping", False),) if quick else (("sleeping", False),
                                                             ("computing", True)):
         repo = work / f"parallel-{kind}"
-        fixtures.python_project(repo, files=10, suite_seconds=0.5 if quick else 2.0, busy=busy)
+        smoke.project(work, repo.name, quick, files=10, suite_seconds=2.0, busy=busy)
         durations = {}
-        for mode, extra in (("sequential", ("--no-parallel",)), ("parallel", ("--parallel",))):
-            _, report = gate(repo, *extra, env=env)
+        for mode, extra in modes[1:] if quick else modes:
+            if quick:  # the same run as base_outcomes' and floor's (bench/smoke.py)
+                report = smoke.passed("parallel_runs", side_by_side(repo, env)[1])
+            else:
+                _, report = gate(repo, *extra, env=env)
             suite = next(c for c in report["checks"] if c["id"] == "suite")
             durations[mode] = suite["duration_s"]
-        out[kind] = {**durations, "summary": suite["summary"],
-                     "ratio_parallel_to_sequential": round(durations["parallel"]
-                                                           / durations["sequential"], 3)}
+        out[kind] = {**durations, "summary": suite["summary"]}
+        if not quick:
+            out[kind]["ratio_parallel_to_sequential"] = round(durations["parallel"]
+                                                              / durations["sequential"], 3)
     return out
 
 
-def _install_and_one_run(repo: Path, head: str, env: dict[str, str]) -> tuple[float, float]:
+def _install_and_one_run(repo: Path, head: str, env: dict[str, str],
+                         tries: int = 2) -> tuple[float, float]:
     """The floor's parts as plain commands: a checkout, a fresh environment and the install
-    (as the gate's `install` counts it), and one plain run of the suite (best of 2)."""
+    (as the gate's `install` counts it), and one plain run of the suite (best of `tries`)."""
     with tempfile.TemporaryDirectory() as tmp:
         d, v = Path(tmp, "checkout"), Path(tmp, "venv")
         start = time.perf_counter()
         py = checkout_and_install(repo, head, d, v, env)
         install = time.perf_counter() - start
         one = min(timed([py, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=d, env=env)
-                  for _ in range(2))
+                  for _ in range(tries))
         return install, one
 
 
@@ -367,21 +433,24 @@ def floor(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
     """The gate's wall time (defaults: 3 runs side by side; the base's outcomes cached)
     against the physical floor install + 3 x T / cores, T one plain run of the suite, on a
     suite that computes; the issue's bound is 1.15. Interleaved, best of each."""
-    suite = 0.5 if quick else 2.0
+    suite = smoke.SUITE_S if quick else 2.0
     repo = work / "floor"
-    env = {**env, "XDG_CACHE_HOME": str(work / "floor-cache")}
-    _, head = fixtures.python_project(repo, files=10, suite_seconds=suite, busy=True)
-    gate(repo, "--runs", "1", env=env)  # untimed: fills the cache (the floor's premise)
+    _, head = smoke.project(work, "floor", quick, files=10, suite_seconds=suite, busy=True)
+    if quick:  # the shared cache, filled once for all
+        warmed(repo, env)
+    else:
+        env = {**env, "XDG_CACHE_HOME": str(work / "floor-cache")}
+        gate(repo, "--runs", "1", env=env)  # untimed: fills the cache (the floor's premise)
     gate_times, installs, ones = [], [], []
     summary = ""
     for _ in range(1 if quick else 2):
-        took, report = gate(repo, env=env)
+        took, report = side_by_side(repo, env) if quick else gate(repo, env=env)
         ran = next(c for c in report["checks"] if c["id"] == "suite")
         if ran["status"] != "passed":
             raise SystemExit(f"floor: the suite did not pass: {ran['summary']}")
         gate_times.append(took)
         summary = ran["summary"]
-        install, one = _install_and_one_run(repo, head, env)
+        install, one = _install_and_one_run(repo, head, env, 1 if quick else 2)
         installs.append(install)
         ones.append(one)
     from gate.trials import scheduler
@@ -397,17 +466,23 @@ def base_outcomes(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any
     """A gate run with the base's outcomes in the cache against one that runs the base's
     suite (--no-cache), one after another and with --parallel; best of 2 interleaved. The
     extra cost of the base's run against one suite run (of the 3)."""
-    suite = 0.3 if quick else 2.0
+    suite = smoke.SUITE_S if quick else 2.0
     repo = work / "base-outcomes"
-    env = {**env, "XDG_CACHE_HOME": str(work / "cache")}  # the gate's cache: the bench's own
-    fixtures.python_project(repo, files=10, suite_seconds=suite)
-    gate(repo, "--runs", "1", env=env)  # untimed: fills the cache and the file cache
+    smoke.project(work, "base-outcomes", quick, files=10, suite_seconds=suite)
+    if quick:  # the shared cache, filled once for all
+        warmed(repo, env)
+    else:
+        env = {**env, "XDG_CACHE_HOME": str(work / "cache")}  # the gate's cache: the bench's own
+        gate(repo, "--runs", "1", env=env)  # untimed: fills the cache and the file cache
     out: dict[str, Any] = {"suite_s": suite}
     modes = (("sequential", ("--no-parallel",)), ("parallel", ("--parallel",)))
     for mode, extra in modes[1:] if quick else modes:
         cached, uncached, one_run = [], [], []
         for _ in range(1 if quick else 2):
-            cached.append(gate(repo, *extra, env=env)[0])
+            took, report = side_by_side(repo, env) if quick else gate(repo, *extra, env=env)
+            cached.append(took)
+            if quick:
+                smoke.passed("base_outcomes", report)
             took, report = gate(repo, "--no-cache", *extra, env=env)
             uncached.append(took)
             ran = next(c for c in report["checks"] if c["id"] == "suite")
@@ -426,11 +501,13 @@ def sharded(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
     its own checkout and environment, as 2 runners of a matrix) and their merge, on a suite
     of tests that compute: wall time, and the parts that do not shrink with N (install,
     merge) for the figure on paper at N = 20."""
-    tests, seconds = (8, 0.5) if quick else (200, 30.0)
+    tests, seconds = (smoke.FILES, smoke.SUITE_S) if quick else (200, 30.0)
     repo = work / "shards"
-    fixtures.python_project(repo, files=tests, suite_seconds=seconds, busy=True)
+    smoke.project(work, "shards", quick, files=tests, suite_seconds=seconds, busy=True)
     common = ("--no-cache",)  # each shard one runner: its runs one after another
-    whole_s, whole = gate(repo, *common, env=env)
+    # Under --quick: the shards and their merge only, whose verdict must be a pass.
+    whole_s, whole = (0.0, {}) if quick else gate(repo, *common, env=env)
+    wanted = whole.get("verdict", "pass")
     start = time.perf_counter()
     reports = [repo.parent / f"shard-{i}.json" for i in (1, 2)]
     shards = [subprocess.Popen(
@@ -444,12 +521,16 @@ def sharded(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
     merge_s = timed([PYTHON, "-m", "gate", "merge", "--repo", str(repo), "--format", "json",
                      "--report", str(merged_report), *map(str, reports)], env=env)
     merged = json.loads(merged_report.read_text())
-    if codes != [0, 0] or merged["verdict"] != whole["verdict"]:
+    if codes != [0, 0] or merged["verdict"] != wanted:
         raise SystemExit(f"sharded: shards exited {codes}; merged {merged['verdict']}, "
-                         f"unsharded {whole['verdict']}")
+                         f"unsharded {wanted}")
+    suite = next(c for c in merged["checks"] if c["id"] == "suite")
+    if quick:
+        return {"tests": tests + 1, "suite_seconds": seconds, "two_shards_s": round(shards_s, 2),
+                "merge_s": round(merge_s, 2), "verdict": merged["verdict"],
+                "summary": suite["summary"]}
     checks = {c["id"]: c for c in whole["checks"]}
     install_s = checks["install"]["duration_s"]
-    suite = next(c for c in merged["checks"] if c["id"] == "suite")
     return {"tests": tests + 1, "suite_seconds": seconds, "unsharded_s": round(whole_s, 2),
             "two_shards_s": round(shards_s, 2), "merge_s": round(merge_s, 2),
             "ratio_sharded_to_unsharded": round((shards_s + merge_s) / whole_s, 3),
@@ -457,17 +538,23 @@ def sharded(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
             "summary": suite["summary"]}
 
 
-def environment_creation(work: Path, quick: bool) -> dict[str, Any]:
-    packages = TWENTY[:2] if quick else TWENTY
-    wheels = fixtures.wheelhouse(work / "wheels20", packages)
+def environment_creation(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
+    """A fresh environment and the install of `TWENTY` (from a wheelhouse, no cache) with
+    venv and pip against the same with uv (the gate's); under --quick, uv only, of pytest from
+    the bench's own wheelhouse."""
+    packages = ("pytest",) if quick else TWENTY
+    wheels = (Path(env["PIP_FIND_LINKS"]) if quick
+              else fixtures.wheelhouse(work / "wheels20", packages))
     count = len(list(wheels.glob("*.whl")))
     reqs = work / "requirements.txt"
     reqs.write_text("\n".join(packages) + "\n")
     offline = ["--no-index", "--find-links", str(wheels), "-r", str(reqs)]
-    pip_s = timed([PYTHON, "-m", "venv", str(work / "venv-pip")]) + timed(
-        [str(work / "venv-pip" / "bin" / "python"), "-m", "pip", "install", "-q",
-         "--disable-pip-version-check", "--no-cache-dir", *offline])
-    result: dict[str, Any] = {"wheels": count, "venv_pip_s": round(pip_s, 2)}
+    result: dict[str, Any] = {"wheels": count}
+    if not quick:
+        pip_s = timed([PYTHON, "-m", "venv", str(work / "venv-pip")]) + timed(
+            [str(work / "venv-pip" / "bin" / "python"), "-m", "pip", "install", "-q",
+             "--disable-pip-version-check", "--no-cache-dir", *offline])
+        result["venv_pip_s"] = round(pip_s, 2)
     uv = shutil.which("uv") or str(Path(PYTHON).parent / "uv")
     if not os.path.exists(uv):
         subprocess.run([PYTHON, "-m", "pip", "install", "-q", "uv"], check=True)
@@ -475,7 +562,9 @@ def environment_creation(work: Path, quick: bool) -> dict[str, Any]:
     uv_s = timed([uv, "venv", "-q", str(work / "venv-uv")], env=cold) + timed(
         [uv, "pip", "install", "-q", "--python", str(work / "venv-uv" / "bin" / "python"),
          *offline], env=cold)
-    result.update(uv_s=round(uv_s, 2), ratio_uv_to_pip=round(uv_s / pip_s, 3))
+    result["uv_s"] = round(uv_s, 2)
+    if not quick:
+        result["ratio_uv_to_pip"] = round(uv_s / pip_s, 3)
     return result
 
 
@@ -512,16 +601,19 @@ def scan_throughput(work: Path, quick: bool) -> dict[str, Any]:
     return rows
 
 
-def latency(work: Path) -> dict[str, Any]:
+def latency(work: Path, quick: bool) -> dict[str, Any]:
     """The pre-commit hook on a typical commit (bench/hook_latency.py's repository), against
-    Python's own start-up and the import of the command line."""
+    Python's own start-up and the import of the command line (best of 5; of 1 under --quick,
+    with no warm-up)."""
     (work / "latency").mkdir()
     repo = hook_latency.build(work / "latency")
     hook = [str(Path(PYTHON).parent / "gate"), "hook", "pre-commit"]
-    timed_any(hook, cwd=repo)  # warm the file cache
-    hook_s = min(timed_any(hook, cwd=repo) for _ in range(5))
-    python_s = min(timed([PYTHON, "-c", "pass"]) for _ in range(5))
-    import_s = min(timed([PYTHON, "-c", "import gate.cli"]) for _ in range(5))
+    tries = 1 if quick else 5
+    if not quick:
+        timed_any(hook, cwd=repo)  # warm the file cache
+    hook_s = min(timed_any(hook, cwd=repo) for _ in range(tries))
+    python_s = min(timed([PYTHON, "-c", "pass"]) for _ in range(tries))
+    import_s = min(timed([PYTHON, "-c", "import gate.cli"]) for _ in range(tries))
     return {"hook_pre_commit_s": round(hook_s, 3), "python_startup_s": round(python_s, 3),
             "import_gate_cli_s": round(import_s, 3),
             "startup_share": round(import_s / hook_s, 3)}
@@ -551,6 +643,8 @@ def main() -> int:
         wheels = fixtures.wheelhouse(work / "wheels", ("pytest", "setuptools", "wheel"))
         env = {**os.environ, "PIP_FIND_LINKS": str(wheels), "PIP_NO_INDEX": "1",
                "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+        if args.quick:  # one project and one cache for all (bench/smoke.py)
+            env = smoke.prepare(work, env)
         steps = [
             ("overhead", lambda: overhead(work, env, args.quick)),
             ("isolation", lambda: isolation_cost(work, env, args.quick)),
@@ -563,16 +657,18 @@ def main() -> int:
             ("quick_check", lambda: quick_check(work, env, args.quick)),
             ("base_outcomes", lambda: base_outcomes(work, env, args.quick)),
             ("sharded", lambda: sharded(work, env, args.quick)),
-            ("environment_creation", lambda: environment_creation(work, args.quick)),
+            ("environment_creation", lambda: environment_creation(work, env, args.quick)),
             ("memory", lambda: memory(work, args.quick)),
             ("scan_throughput", lambda: scan_throughput(work, args.quick)),
-            ("latency", lambda: latency(work)),
+            ("latency", lambda: latency(work, args.quick)),
         ]
         chosen = [(n, step) for n, step in steps if not args.only or n in args.only]
-        # --quick is a smoke test: two measurements at a time, whose figures then say only
-        # that the measurement still runs. A full run takes them one at a time.
+        # --quick is a smoke test: two measurements at a time, in smoke.ORDER, whose figures
+        # then say only that the measurement still runs. A full run takes them one at a time.
+        started = sorted(chosen, key=lambda c: smoke.ORDER.index(c[0])) if args.quick else chosen
         with ThreadPoolExecutor(max_workers=2 if args.quick else 1) as pool:
-            running = {name: pool.submit(step) for name, step in chosen}
+            futures = {name: pool.submit(step) for name, step in started}
+            running = {name: futures[name] for name, _ in chosen}  # printed in the table's order
             for name, future in running.items():
                 results[name] = future.result()
                 print(f"{name:22} {json.dumps(results[name])}", flush=True)
