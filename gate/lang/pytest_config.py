@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import configparser
 import dataclasses
+import shlex
 from collections.abc import Callable, Sequence
 
 from gate import toml
@@ -21,6 +22,13 @@ CANDIDATES = (
     ("setup.cfg", "tool:pytest"),
 )
 DEFAULT_PYTHON_FILES = ("test_*.py", "*_test.py")
+# pytest's options of type "args" and "paths": in an ini file their value is split as a shell
+# would (shlex), so a TOML list's item with a space, as `"not property"` after `"-m"`, must
+# be quoted there (packaging 55cbf1b9: `-m not property` read `property` as a path); the
+# "linelist" options (markers, filterwarnings) are one item a line, never quoted.
+_SPLIT_AS_SHELL = frozenset((
+    "addopts", "norecursedirs", "testpaths", "required_plugins", "python_files",
+    "python_classes", "python_functions", "usefixtures", "doctest_optionflags", "pythonpath"))
 Reader = Callable[[Sequence[str]], "dict[str, bytes | None]"]
 
 
@@ -41,8 +49,9 @@ class PytestConfig:
         out = ["[pytest]"]
         for key, value in self.options.items():
             if isinstance(value, list):
+                quote = shlex.quote if key in _SPLIT_AS_SHELL else str
                 out.append(f"{key} =")
-                out.extend(f"    {item}" for item in value)
+                out.extend(f"    {quote(item)}" for item in value)
             else:
                 body = str(value).replace("\n", "\n    ")
                 out.append(f"{key} = {body}")
