@@ -62,3 +62,19 @@ def test_a_list_item_with_a_space_stays_one_argument_in_the_ini(tmp_path: Path) 
                          capture_output=True, text=True, cwd=tmp_path, check=False)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "1 passed, 1 deselected" in run.stdout
+
+
+@pytest.mark.parametrize(("norecursedirs", "path", "reached"), [
+    (None, "tests/test_a.py", True),
+    (None, "tests/build/test_a.py", False),  # pytest's default patterns
+    (None, ".hidden/test_a.py", False),
+    ('"tests/mypy_test_cases"', "tests/mypy_test_cases/test_a.py", False),  # marshmallow
+    ('"tests/mypy_test_cases"', "tests/test_mypy_test_cases.py", True),
+    ('"tests/mypy_test_cases"', "tests/build/test_a.py", True),  # its own list, not the default
+    ('["fixtures*", "docs"]', "tests/fixtures_py/sub/test_a.py", False),
+])
+def test_recurses_into_as_norecursedirs_says(norecursedirs: str | None, path: str,
+                                            reached: bool) -> None:
+    table = "[tool.pytest.ini_options]\n" + (
+        f"norecursedirs = {norecursedirs}\n" if norecursedirs else "")
+    assert _find({"pyproject.toml": table}).recurses_into(path) is reached

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import configparser
 import dataclasses
+import fnmatch
+import posixpath
 import shlex
 from collections.abc import Callable, Sequence
 
@@ -29,6 +31,9 @@ DEFAULT_PYTHON_FILES = ("test_*.py", "*_test.py")
 _SPLIT_AS_SHELL = frozenset((
     "addopts", "norecursedirs", "testpaths", "required_plugins", "python_files",
     "python_classes", "python_functions", "usefixtures", "doctest_optionflags", "pythonpath"))
+# pytest's own `norecursedirs` when the configuration sets none.
+DEFAULT_NORECURSEDIRS = ("*.egg", ".*", "_darcs", "build", "CVS", "dist", "node_modules",
+                         "venv", "{arch}")
 Reader = Callable[[Sequence[str]], "dict[str, bytes | None]"]
 
 
@@ -43,6 +48,26 @@ class PytestConfig:
         if value is None:
             return DEFAULT_PYTHON_FILES
         return tuple(value.split() if isinstance(value, str) else value)
+
+    def recurses_into(self, path: str) -> bool:
+        """Whether pytest's discovery from the root reaches the file `path`: no directory on
+        the way matches `norecursedirs` (a pattern with a `/` against the directory's path,
+        else against its name, as pytest's `fnmatch_ex`). A file in such a directory runs
+        only when named on the command line (marshmallow's `tests/mypy_test_cases`: code for
+        mypy that is not meant to run)."""
+        value = self.options.get("norecursedirs")
+        patterns = (DEFAULT_NORECURSEDIRS if value is None else
+                    tuple(shlex.split(value) if isinstance(value, str) else value))
+        directory = posixpath.dirname(path)
+        while directory:
+            name = posixpath.basename(directory)
+            for pattern in (p.rstrip("/") for p in patterns):
+                against = ("/" + directory, "*/" + pattern) if "/" in pattern else (
+                    name, pattern)
+                if fnmatch.fnmatchcase(*against):
+                    return False
+            directory = posixpath.dirname(directory)
+        return True
 
     def to_ini(self) -> str:
         """The same options as a `[pytest]` ini file, for `pytest -c`."""
