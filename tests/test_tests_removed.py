@@ -84,8 +84,8 @@ def test_test_file_renamed_within_discovery_is_not_removed(tmp_path: Path) -> No
 
 
 def test_renamed_test_is_removed_and_names_the_likely_rename(tmp_path: Path) -> None:
-    head = PY_TWO.replace("test_two", "test_two_renamed").replace("assert 2", "assert 1")
-    result = check(tmp_path, {"tests/test_a.py": PY_TWO}, {"tests/test_a.py": head})
+    result = check(tmp_path, {"tests/test_a.py": PY_TWO},
+                   {"tests/test_a.py": PY_TWO.replace("test_two", "test_two_renamed")})
     assert found(result) == [("tests/test_a.py", 4, "test-removed")]
     assert result.findings[0].message == (
         "test `test_two` was removed (present at base, absent at head); "
@@ -93,33 +93,11 @@ def test_renamed_test_is_removed_and_names_the_likely_rename(tmp_path: Path) -> 
     )
 
 
-def test_a_test_renamed_in_place_with_its_body_unchanged_is_not_removed(
-        tmp_path: Path) -> None:
-    """picomatch 2661f23 fixed a typo in an `it` title: the same test under a new name."""
-    js = ("describe('stars', () => {\n  it('should respect trailing slashes on paterns', () => {\n"
-          "    assert(isMatch('a/', '*/'));\n  });\n});\n")
-    fixed = js.replace("paterns", "patterns")
-    assert check(tmp_path / "js", {"test/globstars.js": js},
-                 {"test/globstars.js": fixed}).findings == ()
-    result = check(tmp_path / "py", {"tests/test_a.py": PY_TWO},
-                   {"tests/test_a.py": PY_TWO.replace("test_two", "test_twice")})
-    assert (result.status, result.findings) == ("passed", ())
-
-
-def test_a_rename_in_place_that_also_skips_or_changes_the_test_is_removed(
-        tmp_path: Path) -> None:
-    js = "describe('m', () => {\n  it('adds one', () => {\n    assert(add(1) === 2);\n  });\n});\n"
-    for n, head in enumerate([js.replace("it('adds one'", "xit('adds 1'"),
-                              js.replace("'adds one'", "'adds 1'").replace("=== 2", "> 0")]):
-        result = check(tmp_path / str(n), {"test/m.js": js}, {"test/m.js": head})
-        assert found(result) == [("test/m.js", 2, "test-removed")]
-
-
 def test_rename_hint_is_the_closest_new_name_not_the_first_three(tmp_path: Path) -> None:
     # issue 23: the hint listed the first three new names of the file, whatever they were
     base = "def test_parse_date():\n    pass\n"
     head = ("def test_format_number():\n    pass\n\n\ndef test_render_html():\n    pass\n\n\n"
-            "def test_strip_space():\n    pass\n\n\ndef test_parse_dates():\n    assert 1\n")
+            "def test_strip_space():\n    pass\n\n\ndef test_parse_dates():\n    pass\n")
     result = check(tmp_path, {"tests/test_a.py": base}, {"tests/test_a.py": head})
     assert [f.message for f in result.findings] == [
         "test `test_parse_date` was removed (present at base, absent at head); "

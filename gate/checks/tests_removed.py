@@ -5,11 +5,10 @@ import dataclasses
 import difflib
 from collections import Counter, defaultdict
 
-from gate.checks import renamed_in_place
 from gate.checks.common import from_findings
 from gate.engine.context import DiffContext
 from gate.lang import generated
-from gate.lang.testdefs import Definition, Extraction, extract
+from gate.lang.testdefs import Extraction, extract
 from gate.models import CheckResult, Finding
 from gate.vcs import attributes
 from gate.vcs.diff import ChangedFile
@@ -21,8 +20,7 @@ Flags test definitions that exist at the base and no longer exist at the head: a
 deleted or renamed, a test file deleted, or a test file moved where the runner no longer finds it
 (judged by the base's discovery rules, such as pytest's python_files). Python, JavaScript and
 TypeScript, Go, Rust, JUnit (Java, Kotlin) and RSpec tests are read. Tests are matched by name
-across the changed files, so a test moved to another test file is not flagged, nor one renamed
-where it stands with its body unchanged (a typo fixed in a title). A reviewer cares
+across the changed files, so a test moved to another test file is not flagged. A reviewer cares
 because deleting the test that fails is the cheapest way to make a suite pass. To resolve: restore
 the test, or, if it truly is obsolete, say why in the pull request so that a person can agree."""
 
@@ -97,32 +95,6 @@ def _renamed_describes(missing: list[_Occurrence], head: _Side,
     return left
 
 
-def _not_renamed_in_place(missing: list[_Occurrence], base_texts: dict[str, str],
-                          head_texts: dict[str, str], new_by_file: dict[str, list[str]],
-                          ) -> list[_Occurrence]:
-    """The missing tests less those renamed where they stand, body unchanged
-    (`renamed_in_place`), each matched to one new test of its file."""
-    left, taken = [], set()
-    for occ in missing:
-        base_text, head_text = base_texts.get(occ.path), head_texts.get(occ.path)
-        if base_text is None or head_text is None:
-            left.append(occ)
-            continue
-        base_defs = list(extract(occ.path, base_text).defs)
-        head_defs = list(extract(occ.path, head_text).defs)
-        new = [d for d in head_defs if d.name in new_by_file.get(occ.path, [])
-               and (occ.path, d.line) not in taken and difflib.SequenceMatcher(
-                   None, occ.name, d.name).ratio() >= RENAME_SIMILARITY]
-        found = next((d for d in new if renamed_in_place.same_test(
-            occ.path, Definition(occ.name, occ.line), base_text, base_defs, d, head_text,
-            head_defs)), None)
-        if found is None:
-            left.append(occ)
-        else:
-            taken.add((occ.path, found.line))
-    return left
-
-
 def _message(occ: _Occurrence, head: _Side, uncollected: _Side,
              gone: dict[str, str], new_by_file: dict[str, list[str]]) -> str:
     moved_to = sorted({o.path for o in uncollected.occurrences if o.name == occ.name})
@@ -174,14 +146,12 @@ def run(ctx: DiffContext) -> CheckResult:
     head_paths = list(dict.fromkeys(f.path for f in files if f.status != "deleted"
                                     and not f.symlink and not _generated(ctx, f.path)))
     base, head, uncollected = _Side(), _Side(), _Side()
-    base_texts = {p: t for p, t in _read(ctx, ctx.base, base_paths).items()
-                  if ctx.is_test_file(p)}
-    for path, text in base_texts.items():
-        base.add(path, extract(path, text))
+    for path, text in _read(ctx, ctx.base, base_paths).items():
+        if ctx.is_test_file(path):
+            base.add(path, extract(path, text))
     if not base.occurrences:  # nothing could have been removed: the head need not be read
         head_paths = []
-    head_texts = _read(ctx, ctx.head, head_paths)
-    for path, text in head_texts.items():
+    for path, text in _read(ctx, ctx.head, head_paths).items():
         (head if ctx.is_test_file(path) else uncollected).add(path, extract(path, text))
     base_names = set(base.counts())
     new_by_file: dict[str, list[str]] = defaultdict(list)
@@ -190,11 +160,10 @@ def run(ctx: DiffContext) -> CheckResult:
             new_by_file[occ.path].append(occ.name)
     removed = {(f.path, line) for f in files for line in f.removed}
     gone = _gone(files)
-    missing = _renamed_describes(_missing(base, head, removed), head, base_names)
     findings = [
         Finding(occ.path, occ.line, "test-removed",
                 _message(occ, head, uncollected, gone, new_by_file), severity="error")
-        for occ in _not_renamed_in_place(missing, base_texts, head_texts, new_by_file)
+        for occ in _renamed_describes(_missing(base, head, removed), head, set(base.counts()))
     ]
     return from_findings(ID, TITLE, findings, clean="no test definitions removed",
                          found="{n} test definition(s) removed")
