@@ -111,6 +111,16 @@ def test_a_head_that_only_adds_a_test_file_runs_the_base_tree_without_it(
     assert tree.to_run == ["tests/test_calc.py", "tests/unit/test_more.py"]
 
 
+def test_a_test_file_pytest_does_not_recurse_into_does_not_run(tmp_path: Path) -> None:
+    """marshmallow c8ce7e87: `tests/mypy_test_cases` is in `norecursedirs` (code for mypy,
+    one file raises when imported); named on the command line, pytest ran it anyway."""
+    base = {**PY_BASE, "pyproject.toml": PY_BASE["pyproject.toml"] + (
+        '[tool.pytest.ini_options]\nnorecursedirs = "tests/mypy_test_cases"\n'),
+        "tests/mypy_test_cases/test_typing.py": "raise TypeError('for mypy only')\n"}
+    tree = plan(tmp_path, base, {"tests/test_calc.py": "def test_add():\n    assert True\n"})
+    assert tree.to_run == ["tests/test_calc.py", "tests/unit/test_more.py"]
+
+
 def test_a_change_outside_the_tests_runs_no_base_test(tmp_path: Path) -> None:
     tree = plan(tmp_path, PY_BASE, {"calc.py": "def add(a, b):\n    return b + a\n"})
     assert (tree.files, tree.to_run) == ({}, [])

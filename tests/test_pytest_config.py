@@ -2,6 +2,10 @@
 (pytest.toml, .pytest.toml, pytest.ini, .pytest.ini, pyproject.toml, tox.ini, setup.cfg)."""
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from gate.lang import pytest_config
@@ -40,3 +44,37 @@ def test_without_pytest_files_tox_then_setup_cfg() -> None:
     assert _find({"tox.ini": "[pytest]\naddopts = -q\n",
                   "setup.cfg": "[tool:pytest]\naddopts = -x\n"}).path == "tox.ini"
     assert _find({"pyproject.toml": "[project]\nname = 'x'\n"}).path is None
+
+
+def test_a_list_item_with_a_space_stays_one_argument_in_the_ini(tmp_path: Path) -> None:
+    """packaging 55cbf1b9: `addopts = ["-m", "not property"]` written as the lines `-m` and
+    `not property` made pytest read `property` as a path (exit 4), a base-tests failure of
+    31 files that were never run. Run by pytest itself: the marker's test is deselected."""
+    pyproject = ('[tool.pytest.ini_options]\naddopts = ["-m", "not property"]\n'
+                 'markers = ["property: property-based tests (opt-in)"]\n')
+    (tmp_path / "test_it.py").write_text(
+        "import pytest\n\n\n@pytest.mark.property\ndef test_slow():\n    assert False\n\n\n"
+        "def test_fast():\n    assert True\n")
+    ini = tmp_path / "base.ini"
+    ini.write_text(_find({"pyproject.toml": pyproject}).to_ini())
+    run = subprocess.run([sys.executable, "-m", "pytest", "-c", str(ini), "--rootdir",
+                          str(tmp_path), "-p", "no:cacheprovider", str(tmp_path)],
+                         capture_output=True, text=True, cwd=tmp_path, check=False)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "1 passed, 1 deselected" in run.stdout
+
+
+@pytest.mark.parametrize(("norecursedirs", "path", "reached"), [
+    (None, "tests/test_a.py", True),
+    (None, "tests/build/test_a.py", False),  # pytest's default patterns
+    (None, ".hidden/test_a.py", False),
+    ('"tests/mypy_test_cases"', "tests/mypy_test_cases/test_a.py", False),  # marshmallow
+    ('"tests/mypy_test_cases"', "tests/test_mypy_test_cases.py", True),
+    ('"tests/mypy_test_cases"', "tests/build/test_a.py", True),  # its own list, not the default
+    ('["fixtures*", "docs"]', "tests/fixtures_py/sub/test_a.py", False),
+])
+def test_recurses_into_as_norecursedirs_says(norecursedirs: str | None, path: str,
+                                            reached: bool) -> None:
+    table = "[tool.pytest.ini_options]\n" + (
+        f"norecursedirs = {norecursedirs}\n" if norecursedirs else "")
+    assert _find({"pyproject.toml": table}).recurses_into(path) is reached

@@ -142,5 +142,7 @@ def plan(ctx: DiffContext, checkout: str, command: str = "") -> BaseTree:
                    if ctx.is_test_file(p) and not _is_unit_source(p)
                    and (_reads(p, touched) or (testfiles.test_tree(p) is None
                                                and posixpath.dirname(p) in folders))}
+    discovery = ctx.pytest_config(ctx.base)  # named on its command line, pytest runs it
+    to_run = {p for p in to_run if not p.endswith(".py") or discovery.recurses_into(p)}
     return BaseTree(files, sorted(to_run | set(rust) | set(doctests)),
                     any(is_runner_config(p) for p in changed if p in files))

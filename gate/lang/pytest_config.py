@@ -3,6 +3,9 @@ from __future__ import annotations
 
 import configparser
 import dataclasses
+import fnmatch
+import posixpath
+import shlex
 from collections.abc import Callable, Sequence
 
 from gate import toml
@@ -21,6 +24,16 @@ CANDIDATES = (
     ("setup.cfg", "tool:pytest"),
 )
 DEFAULT_PYTHON_FILES = ("test_*.py", "*_test.py")
+# pytest's options of type "args" and "paths": in an ini file their value is split as a shell
+# would (shlex), so a TOML list's item with a space, as `"not property"` after `"-m"`, must
+# be quoted there (packaging 55cbf1b9: `-m not property` read `property` as a path); the
+# "linelist" options (markers, filterwarnings) are one item a line, never quoted.
+_SPLIT_AS_SHELL = frozenset((
+    "addopts", "norecursedirs", "testpaths", "required_plugins", "python_files",
+    "python_classes", "python_functions", "usefixtures", "doctest_optionflags", "pythonpath"))
+# pytest's own `norecursedirs` when the configuration sets none.
+DEFAULT_NORECURSEDIRS = ("*.egg", ".*", "_darcs", "build", "CVS", "dist", "node_modules",
+                         "venv", "{arch}")
 Reader = Callable[[Sequence[str]], "dict[str, bytes | None]"]
 
 
@@ -36,13 +49,34 @@ class PytestConfig:
             return DEFAULT_PYTHON_FILES
         return tuple(value.split() if isinstance(value, str) else value)
 
+    def recurses_into(self, path: str) -> bool:
+        """Whether pytest's discovery from the root reaches the file `path`: no directory on
+        the way matches `norecursedirs` (a pattern with a `/` against the directory's path,
+        else against its name, as pytest's `fnmatch_ex`). A file in such a directory runs
+        only when named on the command line (marshmallow's `tests/mypy_test_cases`: code for
+        mypy that is not meant to run)."""
+        value = self.options.get("norecursedirs")
+        patterns = (DEFAULT_NORECURSEDIRS if value is None else
+                    tuple(shlex.split(value) if isinstance(value, str) else value))
+        directory = posixpath.dirname(path)
+        while directory:
+            name = posixpath.basename(directory)
+            for pattern in (p.rstrip("/") for p in patterns):
+                against = ("/" + directory, "*/" + pattern) if "/" in pattern else (
+                    name, pattern)
+                if fnmatch.fnmatchcase(*against):
+                    return False
+            directory = posixpath.dirname(directory)
+        return True
+
     def to_ini(self) -> str:
         """The same options as a `[pytest]` ini file, for `pytest -c`."""
         out = ["[pytest]"]
         for key, value in self.options.items():
             if isinstance(value, list):
+                quote = shlex.quote if key in _SPLIT_AS_SHELL else str
                 out.append(f"{key} =")
-                out.extend(f"    {item}" for item in value)
+                out.extend(f"    {quote(item)}" for item in value)
             else:
                 body = str(value).replace("\n", "\n    ")
                 out.append(f"{key} = {body}")
