@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shutil
 import threading
+import typing
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -68,4 +69,4 @@ def once(args: tuple[str, ...], run: Callable[[], T]) -> T:
     with lock:
         if args not in _made:
             _made[args] = run()
-        return _made[args]  # type: ignore[no-any-return]
+        return typing.cast(T, _made[args])

@@ -9,13 +9,14 @@ from gate.engine.context import Workspace
 from gate.execution import process
 from gate.outcomes import testrun
 from gate.outcomes.record import CaseResult, Counts
+from gate.outcomes.record import Outcome as Outcome_
 from gate.trials import pieces
 from gate.trials.trial import Outcome, Trial
 
 
-def _run(code: int, *cases: tuple[str, str, str]) -> testrun.TestRun:
+def _run(code: int, *cases: tuple[str, str, Outcome_]) -> testrun.TestRun:
     """A pytest run that exited `code`, with (name, file, outcome) cases."""
-    found = tuple(CaseResult(n, f, 1, o) for n, f, o in cases)  # type: ignore[arg-type]
+    found = tuple(CaseResult(n, f, 1, o) for n, f, o in cases)
     counts = Counts("pytest", sum(c.outcome == "passed" for c in found),
                     sum(c.outcome == "failed" for c in found), 0, found)
     return testrun.TestRun(process.Completed("pytest", code, "", False, False, 1.0), counts, True)
