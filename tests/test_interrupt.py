@@ -39,3 +39,31 @@ def test_interrupt_during_the_suite_cleans_up(tmp_path: Path, signum: int, code:
     assert repo.snapshot() == before
     survivors = subprocess.run(["pgrep", "-f", f"touch {started}"], stdout=subprocess.PIPE)
     assert survivors.stdout == b""
+
+
+def test_an_interrupted_base_run_is_not_cached_as_the_base_outcomes(tmp_path: Path) -> None:
+    """Ctrl-C while the base's suite runs beside the suite's runs: the base's run is killed, and
+    what the killed run gave (no outcomes, a failed suite) must not be kept as the base's
+    outcomes. The next PR against this base would read a base that fails, and call a head's
+    regressions pre-existing."""
+    repo, _, _ = make_change(tmp_path / "r", {"a.txt": "a\n"}, {"a.txt": "a\n", "head.txt": "h\n"})
+    temp, cache = tmp_path / "tmp", tmp_path / "cache"
+    temp.mkdir()
+    started = tmp_path / "base-suite-started"
+    env = {**os.environ, "TMPDIR": str(temp), "XDG_CACHE_HOME": str(cache)}
+    proc = subprocess.Popen(  # the head's runs end at once; the base's sleeps
+        [sys.executable, "-m", "gate", "run", "--repo", str(repo.path), "--base", "main",
+         "--head", "change", "--install", "true", "--isolation", "off", "--parallel",
+         "--test", f"test -f head.txt && exit 0; touch {started}; sleep 60 & wait"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    deadline = time.monotonic() + 30
+    while not started.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert started.exists(), proc.communicate(timeout=10)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    kept = [p.name for p in (cache / "gate").rglob("*") if p.is_file()] if (
+        cache / "gate").exists() else []
+    assert kept == [], kept

@@ -51,6 +51,14 @@ class BaseOutcomes:
             return None
 
 
+def _ran_to_its_end(run: TestRun) -> bool:
+    """Whether the run ended by itself: not cut at its time limit, nor killed by a signal (the
+    gate ends its commands when it is interrupted; what a killed run gave is not the base's
+    outcomes, and kept in the cache it would read as a base whose suite fails)."""
+    code = run.completed.returncode
+    return not run.completed.timed_out and code is not None and code >= 0
+
+
 def _never_empty(run: TestRun) -> bool:
     return False
 
@@ -89,6 +97,6 @@ def run(repo: str, base_sha: str, root: str, install: Callable[[str], str | None
     result = scheduler.run_one(Trial("base-suite", ws, command, code="base", tests=tests)).run
     outcomes = (BaseOutcomes(None, True, site_hooks=hooks) if nothing(result)
                 else BaseOutcomes(result.counts, result.passed, site_hooks=hooks))
-    if cache_key is not None and not result.completed.timed_out:
+    if cache_key is not None and _ran_to_its_end(result):
         outcome_cache.store(cache_key, outcomes.to_json())
     return outcomes
