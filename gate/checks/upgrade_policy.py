@@ -3,7 +3,11 @@
 that version, in pyproject.toml (PEP 621, dependency groups, Poetry), requirements files,
 package.json and Cargo.toml. A range that still excludes it means the upgrade did not happen
 where the project declares it (an agent that bumped only the lockfile, or one manifest of
-several). Ranges that are not versions (a URL, a path) are passed over."""
+several). Ranges that are not versions (a URL, a path) are passed over.
+
+`packaging` is imported where a range is read, not with the module: it is a fifth of the
+command line's start-up, which every `gate` command and hook pays, and only `--upgrade` reads
+ranges."""
 from __future__ import annotations
 
 import dataclasses
@@ -11,11 +15,6 @@ import json
 import posixpath
 import re
 from collections.abc import Callable, Iterator, Sequence
-
-from packaging.requirements import InvalidRequirement, Requirement
-from packaging.specifiers import InvalidSpecifier, SpecifierSet
-from packaging.utils import canonicalize_name
-from packaging.version import InvalidVersion, Version
 
 from gate import toml
 from gate.engine.context import DiffContext
@@ -62,6 +61,7 @@ def _line_of(text: str, *needles: str) -> int:
 
 
 def _python_requirements(path: str, text: str, items: list[object]) -> Iterator[Entry]:
+    from packaging.requirements import InvalidRequirement, Requirement
     for item in items:
         if not isinstance(item, str):
             continue
@@ -93,6 +93,7 @@ def _pyproject(path: str, text: str) -> Iterator[Entry]:
 
 
 def _requirements_txt(path: str, text: str) -> Iterator[Entry]:
+    from packaging.requirements import InvalidRequirement, Requirement
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.split(" #", 1)[0].strip()
         if not line or line.startswith(("#", "-")):
@@ -148,6 +149,7 @@ def _reader(path: str) -> Reader | None:
 
 def _same(entry: Entry, target: Target) -> bool:
     if entry.language in ("python", "poetry"):
+        from packaging.utils import canonicalize_name
         return canonicalize_name(entry.name) == canonicalize_name(target.name)
     if entry.language == "cargo":
         return entry.name.replace("_", "-") == target.name.replace("_", "-")
@@ -161,6 +163,8 @@ def admits(entry: Entry, version: str) -> bool | None:
     if entry.language == "python" or (entry.language == "poetry" and not semver):
         if entry.language == "poetry" and spec and spec[0].isdigit():
             spec = "==" + spec  # Poetry's bare version is exact
+        from packaging.specifiers import InvalidSpecifier, SpecifierSet
+        from packaging.version import InvalidVersion, Version
         try:
             return SpecifierSet("" if spec == "*" else spec).contains(Version(version),
                                                                       prereleases=True)
