@@ -138,20 +138,21 @@ def test_a_failing_suite_is_printed_again_once_the_baseline_classified_it(
 @pytest.mark.slow
 def test_the_bases_work_has_a_line_beside_the_suites_runs_then_from_the_cache(
         tmp_path: Path) -> None:
-    """The base's suite runs beside the suite's runs (the default): a line says so, and that
-    its outcomes are kept; the next run against this base says they came from the cache."""
+    """The base's suite runs beside the install and the suite's runs (the default): a line
+    says so, and that its outcomes are kept; the next run against this base says they came
+    from the cache."""
     repo = shell_change(tmp_path, "good\n")
     argv = [str(BIN / "gate"), "run", "--base", "main", "--runs", "2"]
     environ = env(XDG_CACHE_HOME=str(tmp_path / "cache"))
     code, shown = piped(argv, repo.path, environ)
     assert code == 0
-    beside = ("   ....  suite: the base's suite, once, beside the suite's runs: cached for the "
-              "next PR against this base\n")
+    beside = ("   ....  install: the base's suite, once, beside the install and the suite's runs: "
+              "cached for the next PR against this base\n")
     assert beside in shown
-    assert shown.index(beside) < shown.index("   ....  suite: 2 runs side by side\n")
+    assert shown.index(beside) < shown.index("   ....  install: making a fresh environment\n")
     code, shown = piped(argv, repo.path, environ)
     assert code == 0
-    assert "   ....  suite: the base's outcomes: from the cache\n" in shown
+    assert "   ....  install: the base's outcomes: from the cache\n" in shown
     assert "the base's suite" not in shown
 
 

@@ -5,9 +5,10 @@
    `gate/trials/selection.py`), each in a checkout of its own, side by side under `parallel`,
    run 3 cut by test file across the cores (`_splitter`), base-tests' parts after them on the
    same cores;
-3. the base's outcomes (`_base_beside`: one run of the base's suite on a fresh checkout of
-   the base, beside the suite's runs under `parallel`, or from the cache), compared with the
-   head's;
+3. the base's outcomes (one run of the base's suite on a fresh checkout of the base, or from
+   the cache), compared with the head's: under `parallel` started beside the install
+   (`_base_early`; under `--shard` beside the suite's runs, `_base_beside`), else after the
+   runs;
 4. base-tests (judged from its parts, and from run 3's pieces of the base's unchanged test
    files), pinned (its runs on the same scheduler: `gate/pinned/runs.py`) and the user checks;
 5. the baseline of what failed."""
@@ -138,31 +139,35 @@ def _base_key(change: Change) -> str | None:
                              network=cfg.network) if cfg.cache else None
 
 
-def _base_line(change: Change) -> str:
-    """The progress line of the base's work: from the cache, or run beside (after) the
-    suite's runs."""
+def _base_line(change: Change, where: str) -> str:
+    """The progress line of the base's work: from the cache, or run `where` ("beside the
+    install and the suite's runs", "after the suite's runs")."""
     key = _base_key(change)
     if key is not None and outcome_cache.load(key) is not None:
         return "the base's outcomes: from the cache"
-    where = "beside" if change.config.parallel else "after"
-    return (f"the base's suite, once, {where} the suite's runs"
+    return (f"the base's suite, once, {where}"
             + (": cached for the next PR against this base" if key is not None else ""))
 
 
-def _base_outcomes(change: Change, root: str, ws: Workspace,
-                   chosen: selection.Selection) -> base_run.BaseOutcomes | None:
+def _base_outcomes(change: Change, root: str, boundary: isolation.Boundary,
+                   logs: Logs | None, share: shares.ShareOf | None,
+                   ) -> base_run.BaseOutcomes | None:
     """The base's suite, once, in its own checkout and environment; or from the cache. Of
-    the selected tests (under `--shard`, this shard's share)."""
+    the selected tests (`share`: a shard's share of them)."""
     cfg = change.config
-    share = chosen.base_share(change)
     key = _base_key(change)
     return base_run.run(
         change.repo, change.diff.base, os.path.join(root, "base"),
         lambda checkout: cfg.install or detect.install_command(checkout),
         lambda checkout: cfg.test or detect.test_command(checkout),
-        lambda where, checkout: _fresh_workspace(where, checkout, cfg.timeout, ws.test_prefix,
-                                                 ws.boundary, ws.logs, root, trusted=True),
+        lambda where, checkout: _fresh_workspace(where, checkout, cfg.timeout, _prefix(change),
+                                                 boundary, logs, root, trusted=True),
         key, share)
+
+
+def _prefix(change: Change) -> tuple[str, ...]:
+    """What every test command runs under: offline where the tests get no network."""
+    return network.offline_prefix() if change.config.network == "off" else ()
 
 
 def _compared(change: Change, base: base_run.BaseOutcomes | None, runs: list[TestRun],
@@ -186,14 +191,17 @@ def _side_by_side(change: Change, ws: Workspace, root: str) -> list[Workspace]:
 
 
 def _install(change: Change, root: str, checkout: str, progress: Progress,
-             boundary: isolation.Boundary, logs: Logs | None,
+             boundary: isolation.Boundary, logs: Logs | None, beside: str | None = None,
              ) -> tuple[Workspace, CheckResult, list[Finding], set[str]]:
     """The fresh environment and the install; making the environment is part of its cost.
     Also what the install left where the tests load it (harness findings), and the
-    environment's site hooks from before it."""
+    environment's site hooks from before it. `beside`: the line of the work started beside
+    it (the base's)."""
     cfg = change.config
-    prefix = network.offline_prefix() if cfg.network == "off" else ()
+    prefix = _prefix(change)
     progress.started(install.ID, install.TITLE)
+    if beside is not None:
+        progress.step(install.ID, beside)
     start = time.monotonic()
     progress.step(install.ID, "making a fresh environment")
     ws = _fresh_workspace(root, checkout, cfg.timeout, prefix, boundary, logs)
@@ -237,10 +245,22 @@ class _After:
 Beside = background.Background[base_run.BaseOutcomes | None] | _After
 
 
+def _base_early(change: Change, root: str, boundary: isolation.Boundary,
+                logs: Logs | None) -> background.Background[base_run.BaseOutcomes | None] | None:
+    """The base's outcomes, started beside the head's install under `parallel` (its checkout,
+    install and suite need nothing of the head's); None under `--shard` (the base's share is
+    cut as the head's tests are, after the install) or one after another."""
+    if not change.config.parallel or change.shard is not None:
+        return None
+    outcomes = functools.partial(_base_outcomes, change, root, boundary, logs, None)
+    return background.Background(outcomes, "gate-base-outcomes")
+
+
 def _base_beside(change: Change, root: str, ws: Workspace,
                  chosen: selection.Selection) -> Beside:
     """The base's outcomes, started beside the suite's runs under `parallel`."""
-    outcomes = functools.partial(_base_outcomes, change, root, ws, chosen)
+    outcomes = functools.partial(_base_outcomes, change, root, ws.boundary, ws.logs,
+                                 chosen.base_share(change))
     if change.config.parallel:
         return background.Background(outcomes, "gate-base-outcomes")
     return _After(outcomes)
@@ -248,14 +268,14 @@ def _base_beside(change: Change, root: str, ws: Workspace,
 
 def _suite(change: Change, ws: Workspace, root: str, chosen: selection.Selection,
            progress: Progress, base: Beside, runs: list[TestRun],
-           splitter: pieces.Splitter | None = None,
-           beside: Sequence[Trial] = ()) -> tuple[CheckResult, suite.Ran | None]:
+           splitter: pieces.Splitter | None = None, beside: Sequence[Trial] = (),
+           line: str | None = None) -> tuple[CheckResult, suite.Ran | None]:
     """The suite's runs of the selected tests, each in a checkout of its own (side by side
     under `parallel`: runs 3 and later cut in pieces by `splitter`, the `beside` trials
-    after them on the same cores), kept in `runs`; the base's line said beside them or
-    after them. Also what the runs gave (None: none ran)."""
+    after them on the same cores), kept in `runs`; the base's `line` said beside them or
+    after them (None: said at the install, beside which the base's work started). Also what
+    the runs gave (None: none ran)."""
     cfg = change.config
-    line = _base_line(change)
     tests_ws = chosen.workspace(ws)
     spaces = _side_by_side(change, tests_ws, root) if cfg.parallel and cfg.runs > 1 else []
     ran: list[suite.Ran] = []
@@ -264,7 +284,7 @@ def _suite(change: Change, ws: Workspace, root: str, chosen: selection.Selection
         return kinds.fresh(change.repo, change.head, tests_ws, root, name)
 
     def run_suite() -> CheckResult:
-        if cfg.parallel:
+        if cfg.parallel and line is not None:
             progress.step(suite.ID, line)
         if chosen.command is None:
             return chosen.nothing()
@@ -283,7 +303,7 @@ def _suite(change: Change, ws: Workspace, root: str, chosen: selection.Selection
         workspace.end_commands(root)
         base.wait()
         raise
-    if not cfg.parallel:
+    if not cfg.parallel and line is not None:
         progress.step(suite.ID, line)
     return result, (ran[0] if ran else None)
 
@@ -317,12 +337,12 @@ def _harness(change: Change, ws: Workspace, base: base_run.BaseOutcomes | None,
 
 
 def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Progress,
-           results: dict[str, CheckResult], left: list[Finding],
+           results: dict[str, CheckResult], left: list[Finding], started: Beside | None,
            ) -> tuple[base_run.BaseOutcomes | None, compare.Comparison, shares.Share | None]:
     """The trials after the install, on the selected tests (all of them; under `--shard`,
     this shard's share, compared by `gate merge`): the suite's runs, the base's outcomes
-    (beside them under `parallel`, else after them), base-tests, pinned, the user checks
-    (under `--shard`, in shard 1 only)."""
+    (`started`: beside the install; else beside the runs under `parallel`, or after
+    them), base-tests, pinned, the user checks (under `--shard`, in shard 1 only)."""
     chosen = selection.of(change, ws, command)
     runs: list[TestRun] = []
     # Planned before the runs only where they cannot write the install's checkout (each
@@ -333,9 +353,11 @@ def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Pro
     splitter = _splitter(change, ws, command, early)
     beside = base_tests.parts(early, scheduler.cores(), reuse=splitter is not None) if (
         isinstance(early, base_tests.Planned)) else []
-    background_base = _base_beside(change, root, ws, chosen)  # the base's outcomes
+    line = None if started is not None else _base_line(
+        change, "beside the suite's runs" if change.config.parallel else "after the suite's runs")
+    background_base = started or _base_beside(change, root, ws, chosen)  # the base's outcomes
     results[suite.ID], ran = _suite(change, ws, root, chosen, progress, background_base, runs,
-                                    splitter, beside)
+                                    splitter, beside, line)
     base = background_base.result()
     _harness(change, ws, base, runs, left)
     found = _compared(change, base, runs, results) if chosen.compares else compare.Comparison()
@@ -365,30 +387,50 @@ def checks(change: Change, progress: Progress, boundary: isolation.Boundary,
     """The runtime checks, in one temporary root that is removed, with every process still
     running in it, when they end. Every command of the judged code runs in `boundary`; each
     command's full output goes to `logs`."""
-    cfg = change.config
     with workspace.temporary_root() as root:
         checkout = workspace.checkout(change.repo, change.head, os.path.join(root, "checkout"))
-        ws, installed, left, hooks_before = _install(change, root, checkout, progress, boundary,
-                                                     logs)
-        results = {install.ID: installed}
-        base: base_run.BaseOutcomes | None = None
-        found = compare.Comparison()
-        share: shares.Share | None = None
-        test_cmd = cfg.test or detect.test_command(checkout)
-        if installed.status != "passed":
-            why = "skipped: the install did not succeed"
-            results[suite.ID] = registry.skipped(suite.ID, why)
-            _skipped_after_suite(change, why, results)
-        elif test_cmd is None:
-            results[suite.ID] = suite.no_test_command()
-            for optional in (base_tests.ID, pinned.ID):
-                results[optional] = registry.skipped(optional, "skipped: no test command",
-                                                     required=False)
-            _user_checks(change, ws, progress, results)
-        else:
-            base, found, share = _tests(change, ws, root, test_cmd, progress, results, left)
-            left.extend(leftovers.new_since_base(ws.env, hooks_before,
-                                                 base.site_hooks if base else None))
-        _baseline(change, ws, progress, base, results)
-        boundary.verify()  # after the last judged command: what it protects is still its own
+        # The line first: once the base's work has started, the cache may fill.
+        line = _base_line(change, "beside the install and the suite's runs")
+        early = _base_early(change, root, boundary, logs)
+        try:
+            return _checked(change, progress, boundary, logs, root, checkout, early,
+                            line if early is not None else None)
+        except BaseException:  # interrupted: end the base's work before the root goes
+            if early is not None:
+                workspace.end_commands(root)
+                early.wait()
+            raise
+
+
+def _checked(change: Change, progress: Progress, boundary: isolation.Boundary,
+             logs: Logs | None, root: str, checkout: str, early: Beside | None,
+             line: str | None) -> RuntimeResults:
+    """`checks` in its root, on the head's checkout, the base's outcomes started `early`."""
+    cfg = change.config
+    ws, installed, left, hooks_before = _install(change, root, checkout, progress, boundary,
+                                                 logs, line)
+    results = {install.ID: installed}
+    base: base_run.BaseOutcomes | None = None
+    found = compare.Comparison()
+    share: shares.Share | None = None
+    test_cmd = cfg.test or detect.test_command(checkout)
+    if installed.status != "passed":
+        why = "skipped: the install did not succeed"
+        results[suite.ID] = registry.skipped(suite.ID, why)
+        _skipped_after_suite(change, why, results)
+    elif test_cmd is None:
+        results[suite.ID] = suite.no_test_command()
+        for optional in (base_tests.ID, pinned.ID):
+            results[optional] = registry.skipped(optional, "skipped: no test command",
+                                                 required=False)
+        _user_checks(change, ws, progress, results)
+    else:
+        base, found, share = _tests(change, ws, root, test_cmd, progress, results, left,
+                                    early)
+        left.extend(leftovers.new_since_base(ws.env, hooks_before,
+                                             base.site_hooks if base else None))
+    if base is None and early is not None:  # not read: its outcomes go to the cache
+        early.wait()
+    _baseline(change, ws, progress, base, results)
+    boundary.verify()  # after the last judged command: what it protects is still its own
     return RuntimeResults(results, found.not_run, found.skipped, tuple(left), share)

@@ -1,0 +1,58 @@
+"""The base's work for its outcomes (checkout, install, suite run) needs nothing of the head's:
+under `parallel` it starts beside the head's install, so the two installs overlap rather than
+the base's install waiting for the head's to end and then competing with the suite's runs."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from helpers.gitrepo import make_change
+
+
+def _meeting(where: Path) -> str:
+    """An install that marks its side (`side.txt`, base or head) and passes only once both sides
+    have marked theirs: both install at once, or the first to start waits 10 s and fails."""
+    return (f"touch {where}/$(cat side.txt); i=0; "
+            f"until [ -f {where}/base ] && [ -f {where}/head ]; do "
+            "i=$((i+1)); [ $i -gt 100 ] && exit 1; sleep 0.1; done")
+
+
+def _gate(repo: Path, where: Path, tmp: Path, *args: str) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, "-m", "gate", "run", "--repo", str(repo), "--base", "main", "--head",
+         "change", "--isolation", "off", "--runs", "2", "--format", "json", "--no-cache",
+         "--install", _meeting(where), "--test", "true", *args],
+        env={**os.environ, "XDG_CACHE_HOME": str(tmp / "cache")}, capture_output=True,
+        text=True, timeout=120)
+    report: dict[str, object] = json.loads(done.stdout)
+    return report
+
+
+def _install_status(report: dict[str, object]) -> str:
+    checks = report["checks"]
+    assert isinstance(checks, list)
+    return str(next(c for c in checks if c["id"] == "install")["status"])
+
+
+def test_the_bases_install_runs_beside_the_heads(tmp_path: Path) -> None:
+    repo, _, _ = make_change(tmp_path / "r", {"side.txt": "base"}, {"side.txt": "head"})
+    where = tmp_path / "met"
+    where.mkdir()
+    report = _gate(repo.path, where, tmp_path, "--parallel")
+    assert _install_status(report) == "passed"
+    assert sorted(p.name for p in where.iterdir()) == ["base", "head"]
+
+
+@pytest.mark.slow  # its install waits out the 10 s
+def test_one_after_another_the_bases_install_waits_for_the_heads(tmp_path: Path) -> None:
+    """The twin: with `--no-parallel` the base's work comes after the head's runs, so the
+    head's install meets nobody (which is what shows the first test measures the overlap)."""
+    repo, _, _ = make_change(tmp_path / "r", {"side.txt": "base"}, {"side.txt": "head"})
+    where = tmp_path / "met"
+    where.mkdir()
+    report = _gate(repo.path, where, tmp_path, "--no-parallel")
+    assert _install_status(report) == "failed"
