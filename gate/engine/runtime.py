@@ -162,7 +162,7 @@ def _base_outcomes(change: Change, root: str, boundary: isolation.Boundary,
         lambda checkout: cfg.test or detect.test_command(checkout),
         lambda where, checkout: _fresh_workspace(where, checkout, cfg.timeout, _prefix(change),
                                                  boundary, logs, root, trusted=True),
-        key, share)
+        key, share, alone=not cfg.parallel)  # in parallel, the head's commands run beside it
 
 
 def _prefix(change: Change) -> tuple[str, ...]:

@@ -65,9 +65,14 @@ def _never_empty(run: TestRun) -> bool:
 
 def run(repo: str, base_sha: str, root: str, install: Callable[[str], str | None],
         test: Callable[[str], str | None], make_workspace: MakeWorkspace,
-        cache_key: str | None, share: ShareOf | None = None) -> BaseOutcomes | None:
+        cache_key: str | None, share: ShareOf | None = None,
+        alone: bool = True) -> BaseOutcomes | None:
     """The base's outcomes, from the cache when `cache_key` has an entry; None when the base
-    has no test command. With `share`, the outcomes of a shard's share of the base's suite."""
+    has no test command. With `share`, the outcomes of a shard's share of the base's suite.
+    Not `alone` (the judged code's commands ran beside it): kept in the cache only if the
+    base's suite passed, since a head command can make a run beside it fail (hold a port it
+    needs, starve a test with a time limit), and a failure kept would speak for the base to
+    every later change against it (a regression there read as pre-existing)."""
     if cache_key is not None:
         entry = outcome_cache.load(cache_key)
         found = BaseOutcomes.from_json(entry) if entry is not None else None
@@ -97,6 +102,6 @@ def run(repo: str, base_sha: str, root: str, install: Callable[[str], str | None
     result = scheduler.run_one(Trial("base-suite", ws, command, code="base", tests=tests)).run
     outcomes = (BaseOutcomes(None, True, site_hooks=hooks) if nothing(result)
                 else BaseOutcomes(result.counts, result.passed, site_hooks=hooks))
-    if cache_key is not None and _ran_to_its_end(result):
+    if cache_key is not None and _ran_to_its_end(result) and (alone or outcomes.passed):
         outcome_cache.store(cache_key, outcomes.to_json())
     return outcomes

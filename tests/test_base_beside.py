@@ -1,6 +1,7 @@
-"""The base's work for its outcomes (checkout, install, suite run) needs nothing of the head's:
-under `parallel` it starts beside the head's install, so the two installs overlap rather than
-the base's install waiting for the head's to end and then competing with the suite's runs."""
+"""The base's work for its outcomes (checkout, install, suite run) beside the head's commands.
+It needs nothing of the head's: under `parallel` it starts beside the head's install, so the two
+installs overlap rather than the base's install waiting for the head's to end and then
+competing with the suite's runs. Beside them, its failure may be the head's doing: not cached."""
 from __future__ import annotations
 
 import json
@@ -56,3 +57,32 @@ def test_one_after_another_the_bases_install_waits_for_the_heads(tmp_path: Path)
     where.mkdir()
     report = _gate(repo.path, where, tmp_path, "--no-parallel")
     assert _install_status(report) == "failed"
+
+
+def _cached(tmp: Path) -> list[str]:
+    entries = tmp / "cache" / "gate" / "base-outcomes"
+    return sorted(p.name for p in entries.iterdir()) if entries.exists() else []
+
+
+def _failing_base(tmp_path: Path, *args: str) -> list[str]:
+    """A base whose suite fails (its `fail.txt`), judged with `args`; what the cache keeps."""
+    repo, _, _ = make_change(tmp_path / "r", {"fail.txt": "x"}, {"ok.txt": "y"})
+    subprocess.run(
+        [sys.executable, "-m", "gate", "run", "--repo", str(repo.path), "--base", "main",
+         "--head", "change", "--isolation", "off", "--runs", "2", "--format", "json",
+         "--install", "true", "--test", "test ! -f fail.txt", *args],
+        env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}, capture_output=True,
+        text=True, timeout=120, check=False)
+    return _cached(tmp_path)
+
+
+def test_a_base_that_fails_beside_the_heads_commands_is_not_cached(tmp_path: Path) -> None:
+    """The head's commands ran beside the base's suite and could have made it fail: the
+    failure is not kept for later changes against this base (each runs the base again)."""
+    assert _failing_base(tmp_path, "--parallel") == []
+
+
+def test_a_base_that_fails_alone_is_cached(tmp_path: Path) -> None:
+    """The twin: one after another, nothing of the head's runs beside the base's suite, and its
+    failure is the base's own: kept."""
+    assert len(_failing_base(tmp_path, "--no-parallel")) == 1
