@@ -90,3 +90,36 @@ def test_a_chunk_counts_as_passed_alone_only_with_every_test_of_its_files(
     assert cut.passed_chunks(_outcomes(cut, runs), whole) == {"t/test_a.py", "t/test_b.py"}
     runs[1] = _run(1, ("t/test_b.py::test_3", "t/test_b.py", "failed"))
     assert cut.passed_chunks(_outcomes(cut, runs), whole) == {"t/test_a.py"}
+
+
+def test_the_rest_is_needed_unless_run_1_ran_every_test_in_the_chunks(tmp_path: Path) -> None:
+    cut = _cut(tmp_path, (("t/test_a.py",), ("t/test_b.py",)))
+    in_chunks = _run(0, ("t/test_a.py::test_1", "t/test_a.py", "passed"),
+                     ("t/test_b.py::test_2", "t/test_b.py", "passed"))
+    assert not cut.needs_rest(in_chunks)
+    assert cut.needs_rest(None)  # run 1 has not ended yet: the rest runs
+    doctest = _run(0, ("t/test_a.py::test_1", "t/test_a.py", "passed"),
+                   ("calc/__init__.py::calc.double", "calc/__init__.py", "passed"))
+    assert cut.needs_rest(doctest)  # a test outside the chunked files: only the rest runs it
+    assert cut.needs_rest(_run(5))  # run 1 ran nothing: nothing to go by
+    unread = testrun.TestRun(process.Completed("pytest", 0, "", False, False, 1.0), None, True)
+    assert cut.needs_rest(unread)  # no outcomes read from run 1
+
+
+def test_pieces_without_their_rest_read_as_one_run(tmp_path: Path) -> None:
+    cut = _cut(tmp_path, (("t/test_a.py",), ("t/test_b.py",)))
+    runs = [_run(0, ("t/test_a.py::test_1", "t/test_a.py", "passed")),
+            _run(0, ("t/test_b.py::test_2", "t/test_b.py", "passed"))]
+    outcomes: list[Outcome | None] = [*_outcomes_of(cut, runs), None]
+    one = cut.joined(outcomes)
+    assert one.run.passed and one.run.counts is not None
+    assert [c.name for c in one.run.counts.cases] == ["t/test_a.py::test_1",
+                                                      "t/test_b.py::test_2"]
+    whole = _run(0, ("t/test_a.py::test_1", "t/test_a.py", "passed"),
+                 ("t/test_b.py::test_2", "t/test_b.py", "passed"))
+    assert cut.passed_chunks(outcomes, whole) == {"t/test_a.py", "t/test_b.py"}
+
+
+def _outcomes_of(cut: pieces.Cut, runs: list[testrun.TestRun]) -> list[Outcome]:
+    """The pieces' outcomes of `runs`, one per chunk (the rest left out)."""
+    return [Outcome(t, r, t.order) for t, r in zip(cut.trials, runs, strict=False)]

@@ -37,6 +37,14 @@ HONEST = {"calc/__init__.py": CALC.replace("return a + b", "return sum((a, b))")
 PATCHED = {"calc/__init__.py": CALC.replace("a * b", "a * b + 1"),
            "tests/test_add.py": "import calc\n\ncalc.mul = lambda a, b: a * b\n\n\n"
                                 "def test_add():\n    assert calc.add(2, 3) == 5\n"}
+# A change of code alone: every test file is the base's, so run 3's pieces hold every test and
+# its rest would collect nothing. With a doctest in the code (collected by --doctest-modules
+# outside any test file), the rest is what runs it.
+CODE_ONLY = {"calc/__init__.py": HONEST["calc/__init__.py"]}
+DOCTEST = '\n\ndef double(a):\n    """\n    >>> double(2)\n    4\n    """\n    return a * 2\n'
+DOCTESTS = {**BASE, "calc/__init__.py": CALC + DOCTEST,
+            "pyproject.toml": str(BASE["pyproject.toml"])
+            + '\n[tool.pytest.ini_options]\naddopts = "--doctest-modules"\n'}
 # The project's own conftest runs one test of the files it is given by name: pieces that name
 # their files collect less than the whole run, which the gate sees and runs again whole.
 PICKY = "def pytest_collection_modifyitems(config, items):\n" \
@@ -64,7 +72,11 @@ def runs(wheelhouse: Path, tmp_path_factory: pytest.TempPathFactory,
                "honest-sequential": _gate(tmp / "sequential", BASE, HONEST, "--no-parallel"),
                "patched": _gate(tmp / "patched", BASE, PATCHED),
                "patched-sequential": _gate(tmp / "patched-seq", BASE, PATCHED, "--no-parallel"),
-               "picky": _gate(tmp / "picky", {**BASE, "conftest.py": PICKY}, HONEST)}
+               "picky": _gate(tmp / "picky", {**BASE, "conftest.py": PICKY}, HONEST),
+               "code-only": _gate(tmp / "code-only", BASE, CODE_ONLY),
+               "code-only-sequential": _gate(tmp / "code-seq", BASE, CODE_ONLY, "--no-parallel"),
+               "doctest": _gate(tmp / "doctest", DOCTESTS, {
+                   "calc/__init__.py": CODE_ONLY["calc/__init__.py"] + DOCTEST})}
 
 
 def _checks(report: dict[str, Any]) -> dict[str, tuple[str, str, list[Any]]]:
@@ -111,3 +123,28 @@ def test_pieces_that_collect_less_than_the_whole_run_are_run_again_whole(
     assert report["verdict"] == "pass"
     assert _checks(report)["suite"][1].startswith("3 of 3 runs passed, 9/9 tests")
     assert "suite-side-by-side-3.log" in logs and "base-tests.log" in logs
+
+
+def test_a_rest_that_would_collect_nothing_is_not_started(
+        runs: dict[str, tuple[dict[str, Any], list[str]]]) -> None:
+    """A change of code alone: run 1 ran every test in the base's test files, which run 3's
+    pieces hold, so the rest piece (a pytest start that collects nothing) is not started, and
+    base-tests reads every file from the pieces; the result is the same as one run after
+    another."""
+    report, logs = runs["code-only"]
+    assert report["verdict"] == "pass"
+    assert _checks(report) == _checks(runs["code-only-sequential"][0])
+    assert [n for n in logs if n.startswith(("suite", "base-tests"))] == [
+        "suite-side-by-side-1.log", "suite-side-by-side-2.log",
+        "suite-side-by-side-3-part-1.log", "suite-side-by-side-3-part-2.log"]
+
+
+def test_a_rest_that_holds_a_test_of_run_1_still_runs(
+        runs: dict[str, tuple[dict[str, Any], list[str]]]) -> None:
+    """The same change where pytest also collects a doctest from the code: run 1 ran a test
+    outside the test files, so the rest runs, and run 3 counts the doctest as runs 1 and 2 do."""
+    report, logs = runs["doctest"]
+    assert report["verdict"] == "pass"
+    assert _checks(report)["suite"][1].startswith("3 of 3 runs passed, 9/9 tests")
+    assert "suite-side-by-side-3-rest.log" in logs
+    assert "suite-side-by-side-3.log" not in logs  # the pieces and the rest ran run 1's tests

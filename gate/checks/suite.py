@@ -204,15 +204,27 @@ def _together(trials: Sequence[Trial], splitter: pieces.Splitter | None,
     groups = [list(c.trials) if c is not None else [t] for t, c in zip(trials, cuts, strict=True)]
     if any(cuts) and splitter is not None:
         at_once = max(2, splitter.parts)  # never one after another: that stops at a hang
-    done = scheduler.run([*(p for g in groups for p in g), *beside], at_once=at_once)
+    rests = {c.rest.name: c for c in cuts if c is not None}
+    ended: list[Outcome] = []  # run 1's, once it has ended (run 1 is never cut)
+
+    def job(trial: Trial) -> Outcome | None:
+        cut = rests.get(trial.name)
+        if cut is not None and not cut.needs_rest(ended[0].run if ended else None):
+            return None  # it would collect nothing
+        outcome = scheduler.run_one(trial)
+        if trial is trials[0]:
+            ended.append(outcome)
+        return outcome
+
+    done = scheduler.run_jobs(job, [*(p for g in groups for p in g), *beside], at_once)
     found: list[Outcome] = []
     alone: set[str] = set()
-    first = done[0].run  # run 1 is never cut
+    first = _ran(done[0]).run
     for cut, group in zip(cuts, groups, strict=True):
         mine, done = done[:len(group)], done[len(group):]
         if cut is not None:
             alone |= cut.passed_chunks(mine, first)
-        found.append(cut.joined(mine) if cut is not None else mine[0])
+        found.append(cut.joined(mine) if cut is not None else _ran(mine[0]))
     # A cut run decides only when it passed with run 1's tests: else it is made again whole
     # (a test that needs another file's session, or a collection the gate misread, is no
     # failure of the run).
@@ -221,7 +233,13 @@ def _together(trials: Sequence[Trial], splitter: pieces.Splitter | None,
     rerun = scheduler.run([trials[i] for i in again], at_once=at_once) if again else []
     for i, outcome in zip(again, rerun, strict=True):
         found[i] = outcome
-    return found, tuple(done), frozenset(alone)
+    return found, tuple(map(_ran, done)), frozenset(alone)
+
+
+def _ran(outcome: Outcome | None) -> Outcome:
+    """A trial's outcome that is always made (only a cut run's rest may not be)."""
+    assert outcome is not None, "only a rest piece is left out"
+    return outcome
 
 
 def run_with_outcomes(ws: Workspace, command: str, runs: int,

@@ -7,10 +7,12 @@
 With pytest only (a single invocation, no test path of its own: the gate appends them): each
 of the first pieces runs a chunk of `files` (balanced by size, the command with the files
 appended), the last runs the rest of what the command collects (the chunked files left out
-with `--ignore`); a rest that collects nothing (exit 5) is no failure. Every piece keeps the
-run's order and gets a file system of its own (the sealed boundary's layer per command), so
-pieces need `layer.usable`. Whether the pieces ran exactly the tests of the whole run is
-watched, not assumed: `same_tests` against an unsplit run's outcomes (a command whose
+with `--ignore`); a rest that collects nothing (exit 5) is no failure, and one that would
+collect nothing is not started (`needs_rest`: every test of run 1, finished by then, is in a
+chunk): a pytest start saved, which on a code-only change is the last one of the run. Every
+piece keeps the run's order and gets a file system of its own (the sealed boundary's layer
+per command), so pieces need `layer.usable`. Whether the pieces ran exactly the tests of the
+whole run is watched, not assumed: `same_tests` against an unsplit run's outcomes (a command whose
 collection the gate misread would run some twice, or miss some).
 
 `passed_chunks` says which files ran in a piece of their own and passed there, every outcome
@@ -70,16 +72,31 @@ class Cut:
     chunked: tuple[tuple[str, ...], ...]  # the files of each chunk's piece
     trials: tuple[Trial, ...]  # a piece per chunk, then the rest
 
-    def joined(self, outcomes: Sequence[Outcome]) -> Outcome:
-        """The pieces' outcomes (in `trials`' order) as the whole run's."""
-        parts = [(o.trial.name, o.run) for o in outcomes]
-        rest = outcomes[-1].run
-        if rest.completed.returncode == _NO_TESTS and (rest.counts is None
-                                                       or not rest.counts.cases):
-            parts = parts[:-1]  # every test is in a chunk
-        return Outcome(self.whole, joined.one_run(parts), outcomes[0].order)
+    @property
+    def rest(self) -> Trial:
+        return self.trials[-1]
 
-    def passed_chunks(self, outcomes: Sequence[Outcome], whole: TestRun) -> set[str]:
+    def needs_rest(self, first: TestRun | None) -> bool:
+        """Whether the rest may collect a test: unless run 1 (unsplit, `first`; None: not
+        finished yet) ran every test it ran in the chunked files. What it ran is what the
+        pieces must run (`same_tests`): a rest left out wrongly makes the run whole again."""
+        if first is None or first.counts is None or not first.counts.complete:
+            return True
+        files = {f for chunk in self.chunked for f in chunk}
+        return not first.counts.cases or any(c.file not in files for c in first.counts.cases)
+
+    def joined(self, outcomes: Sequence[Outcome | None]) -> Outcome:
+        """The pieces' outcomes (in `trials`' order; the rest None where it was not started)
+        as the whole run's."""
+        kept = [o for o in outcomes if o is not None]
+        parts = [(o.trial.name, o.run) for o in kept]
+        rest = outcomes[-1].run if outcomes[-1] is not None else None
+        if rest is not None and rest.completed.returncode == _NO_TESTS and (
+                rest.counts is None or not rest.counts.cases):
+            parts = parts[:-1]  # every test is in a chunk
+        return Outcome(self.whole, joined.one_run(parts), kept[0].order)
+
+    def passed_chunks(self, outcomes: Sequence[Outcome | None], whole: TestRun) -> set[str]:
         """The files of each chunk whose piece passed having run exactly the tests that the
         `whole` run (unsplit) ran in those files, and no other."""
         if whole.counts is None:
@@ -87,6 +104,8 @@ class Cut:
         everything = whole.counts.cases
         out: set[str] = set()
         for files, outcome in zip(self.chunked, outcomes, strict=False):
+            if outcome is None:
+                continue
             counts = outcome.run.counts
             if not outcome.run.passed or counts is None or not counts.complete:
                 continue

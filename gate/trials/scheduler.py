@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager
+from typing import TypeVar
 
 from gate.engine.context import Workspace
 from gate.execution.overlay import overlay
@@ -102,6 +103,17 @@ def run_within(trials: Sequence[Trial], at_once: int, seconds: float,
         return list(pool.map(job, trials))
 
 
+J = TypeVar("J")
+
+
+def run_jobs(job: Callable[[Trial], J], trials: Sequence[Trial], at_once: int) -> list[J]:
+    """`job(trial)` for every trial, in the order given, `at_once` at a time: where the job
+    decides when the trial starts whether and how to run it (`scheduler.run_one`)."""
+    with ThreadPoolExecutor(max_workers=max(1, min(at_once, len(trials))),
+                            thread_name_prefix="gate-trial") as pool:
+        return list(pool.map(job, trials))
+
+
 def run(trials: Sequence[Trial], at_once: int = 1,
         starting: Callable[[int], None] | None = None) -> list[Outcome]:
     """Every trial's outcome, in the order given; `starting(i)` before the i-th (from 1) of
@@ -116,6 +128,4 @@ def run(trials: Sequence[Trial], at_once: int = 1,
             if done.not_found or done.timed_out:
                 break  # the command will not appear by itself, a hang would hang again
         return out
-    with ThreadPoolExecutor(max_workers=min(at_once, len(trials)),
-                            thread_name_prefix="gate-trial") as pool:
-        return list(pool.map(run_one, trials))
+    return run_jobs(run_one, trials, at_once)
