@@ -13,6 +13,21 @@ import pytest
 from helpers.gitrepo import make_change
 
 
+def _interrupted(argv: list[str], env: dict[str, str], started: Path,
+                 signum: int) -> tuple[str, int]:
+    """The gate of `argv` sent `signum` once its command has made `started`: its stderr and
+    exit status."""
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    deadline = time.monotonic() + 30
+    while not started.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert started.exists(), proc.communicate(timeout=10)
+    proc.send_signal(signum)
+    _, err = proc.communicate(timeout=120)  # a bound, not a speed: the machine may be busy
+    return err, proc.returncode
+
+
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_interrupt_during_the_suite_cleans_up(tmp_path: Path, signum: int, code: int) -> None:
     repo, _, _ = make_change(tmp_path / "r", {"a.txt": "a\n"}, {"a.txt": "b\n"})
@@ -22,19 +37,11 @@ def test_interrupt_during_the_suite_cleans_up(tmp_path: Path, signum: int, code:
     temp.mkdir()
     started = tmp_path / "suite-started"
     env = {**os.environ, "TMPDIR": str(temp)}
-    proc = subprocess.Popen(
+    err, returncode = _interrupted(  # --isolation off: the test writes `started`
         [sys.executable, "-m", "gate", "run", "--repo", str(repo.path), "--base", "main",
-         "--head", "change", "--install", "true", "--isolation", "off",  # it writes `started`
-         "--test", f"touch {started}; sleep 60 & wait"],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
-    deadline = time.monotonic() + 30
-    while not started.exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert started.exists(), proc.communicate(timeout=10)
-    proc.send_signal(signum)
-    _, err = proc.communicate(timeout=120)  # a bound, not a speed: the machine may be busy
-    assert proc.returncode == code, err
+         "--head", "change", "--install", "true", "--isolation", "off",
+         "--test", f"touch {started}; sleep 60 & wait"], env, started, signum)
+    assert returncode == code, err
     assert list(temp.iterdir()) == []
     assert repo.snapshot() == before
     survivors = subprocess.run(["pgrep", "-f", f"touch {started}"], stdout=subprocess.PIPE)
@@ -51,19 +58,12 @@ def test_an_interrupted_base_run_is_not_cached_as_the_base_outcomes(tmp_path: Pa
     temp.mkdir()
     started = tmp_path / "base-suite-started"
     env = {**os.environ, "TMPDIR": str(temp), "XDG_CACHE_HOME": str(cache)}
-    proc = subprocess.Popen(  # the head's runs end at once; the base's sleeps
+    err, returncode = _interrupted(  # the head's runs end at once; the base's sleeps
         [sys.executable, "-m", "gate", "run", "--repo", str(repo.path), "--base", "main",
          "--head", "change", "--install", "true", "--isolation", "off", "--parallel",
          "--test", f"test -f head.txt && exit 0; touch {started}; sleep 60 & wait"],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
-    deadline = time.monotonic() + 30
-    while not started.exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert started.exists(), proc.communicate(timeout=10)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=120)
-    assert proc.returncode == 130, err
+        env, started, signal.SIGINT)
+    assert returncode == 130, err
     kept = [p.name for p in (cache / "gate").rglob("*") if p.is_file()] if (
         cache / "gate").exists() else []
     assert kept == [], kept
