@@ -37,7 +37,11 @@ the head has unchanged is read from the piece that ran it alone over the head co
 file, code and support files: the same run), if that piece passed with every test the whole
 run ran in it; only the base's versions of the files the head changed or removed run again.
 A failure means the change altered behaviour that an existing test pinned down: either the
-intended fix of a bug, or a regression hidden by editing that test. A person decides.
+intended fix of a bug, or a regression hidden by editing that test. A person decides. Where
+the base's files could not be collected because they import a module the head's install no
+longer brings (the change dropped it from pyproject.toml's dependencies, extras or groups), the
+finding says that, at the manifest's line (`test-dependency-dropped`): a dependency the tests
+needed is gone, and the base's tests could not run over the head code.
 
 Resolve: if the behaviour change is intended, say so in the pull request and have a reviewer
 approve it; otherwise restore the behaviour the base test expects."""
