@@ -197,8 +197,7 @@ def _unsplit(planned: Planned) -> CheckResult:
     lacking = dropped_deps.findings(
         dropped_deps.missing_modules(failed, result.completed.output), files,
         planned.dropped) if status == "failed" else {}
-    failed = [t for t in failed if not (junit.not_collected(t) and any(
-        f"'{m}" in t.message for m in lacking))]
+    failed = [t for t in failed if not dropped_deps.stopped_by(t, lacking)]
     findings = (*lacking.values(), *(_finding(t.name, t.file, t.line, t.message)
                                      for t in failed))
     said = (f"{what}: {_failed_summary(failed)}" if failed and status == "failed"

@@ -8,19 +8,18 @@ from __future__ import annotations
 import ast
 import dataclasses
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
 from gate import toml
 from gate.models import Finding
-from gate.outcomes import junit
+from gate.outcomes import baseline, junit
 from gate.outcomes.record import CaseResult
 
 RULE = "test-dependency-dropped"
 MANIFEST = "pyproject.toml"
-_NO_MODULE = re.compile(r"No module named '([\w.]+)'")
 _CONFTEST = "ImportError while loading conftest"  # pytest's line when a conftest did not import
 
 
@@ -78,13 +77,21 @@ def dropped(base_manifest: str | None, head_manifest: str | None) -> tuple[Dropp
 def missing_modules(failed: Sequence[CaseResult], output: str) -> list[str]:
     """The top-level modules that stopped the base's files from being collected: in the
     modules pytest could not collect, and where a conftest did not load (pytest stops there,
-    exit 4, and names no test)."""
+    exit 4, and names no test). A dotted name is not one: its package imported (Python names
+    the top-level module when that is missing), so a submodule the head removed from its own
+    package is not said to be a dependency the install lacks."""
     said = [c.message for c in failed if junit.not_collected(c)]
     at = output.find(_CONFTEST)
     if at >= 0:
         said.append(output[at:])
-    found = [m.group(1).split(".")[0] for text in said for m in _NO_MODULE.finditer(text)]
-    return list(dict.fromkeys(found))
+    found = [m.group(1) for text in said for m in baseline.NO_MODULE.finditer(text)]
+    return list(dict.fromkeys(name for name in found if "." not in name))
+
+
+def stopped_by(case: CaseResult, modules: Collection[str]) -> bool:
+    """Whether `case` is a module not collected for want of one of `modules`."""
+    return junit.not_collected(case) and any(
+        m.group(1) in modules for m in baseline.NO_MODULE.finditer(case.message))
 
 
 def _imports(path: str, content: bytes) -> dict[str, int]:
