@@ -52,9 +52,48 @@ def test_a_case_removed_from_a_parametrised_test_is_not_continued_by_its_sibling
 
 
 def test_a_changed_case_is_not_continued_by_another_explicit_id() -> None:
+    left, _ = identity.still_running("pytest", [py("t.py::test_add[zero-zero]")],
+                                     [py("t.py::test_add[one-two]")])
+    assert names(left) == ["t.py::test_add[zero-zero]"]
     left, _ = identity.still_running("pytest", [py("t.py::test_add[0-0-0]")],
-                                     [py("t.py::test_add[1-1-2]")])
+                                     [py("t.py::test_add[1-1]")])
     assert names(left) == ["t.py::test_add[0-0-0]"]
+
+
+NOW = "t.py::TestF::test_invalid[{}]"  # marshmallow's ids: datetime.now().strftime(...)
+
+
+def test_ids_made_from_the_time_of_the_run_are_the_same_cases() -> None:
+    gone = [py(NOW.format("08:30:22 2026-12-03")), py(NOW.format("12-03-2026 08:30:22"))]
+    new = [py(NOW.format("08:31:05 2026-12-03")), py(NOW.format("12-03-2026 08:31:05"))]
+    left, matched = identity.still_running("pytest", gone, new)
+    assert left == []
+    assert names(matched[(None, gone[1].name)]) == [new[1].name]
+
+
+def test_time_valued_ids_are_paired_beside_cases_added_to_the_same_function() -> None:
+    """marshmallow 6e72beb7 adds `True`, `False` to the same parametrize list."""
+    gone = [py(NOW.format("08:30:22 2026-12-03"))]
+    new = [py(NOW.format("True")), py(NOW.format("False")), py(NOW.format("08:31:05 2026-12-03"))]
+    left, matched = identity.still_running("pytest", gone, new)
+    assert left == []
+    assert names(matched[(None, gone[0].name)]) == [new[2].name]
+
+
+def test_ids_alike_but_digits_stay_apart_where_a_case_is_gone() -> None:
+    """Two cases of that shape at base, one at head: which one went is not known, and one
+    did: both are reported."""
+    gone = [py(NOW.format("08:30:22 2026-12-03")), py(NOW.format("09:00:00 2026-12-03"))]
+    left, _ = identity.still_running("pytest", gone, [py(NOW.format("08:31:05 2026-12-03"))])
+    assert names(left) == names(gone)
+
+
+def test_ids_alike_but_digits_pair_only_within_their_file_and_function() -> None:
+    gone = [py(NOW.format("08:30:22 2026-12-03"))]
+    for other in ("u.py::TestF::test_invalid[08:31:05 2026-12-03]",
+                  "t.py::TestF::test_valid[08:31:05 2026-12-03]",
+                  "t.py::TestF::test_invalid[08:31:05 2026-12-03 x]"):
+        assert names(identity.still_running("pytest", gone, [py(other)])[0]) == names(gone)
 
 
 def test_positional_ids_renumbered_by_an_inserted_case_are_matched_by_their_shape() -> None:

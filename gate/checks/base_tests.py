@@ -6,7 +6,7 @@ import os
 import time
 from collections.abc import Mapping, Sequence
 
-from gate.checks import base_tree, common
+from gate.checks import base_tree, common, dropped_deps
 from gate.engine.context import DiffContext, Workspace
 from gate.lang import testdefs
 from gate.models import CheckResult, Finding, Status
@@ -37,7 +37,11 @@ the head has unchanged is read from the piece that ran it alone over the head co
 file, code and support files: the same run), if that piece passed with every test the whole
 run ran in it; only the base's versions of the files the head changed or removed run again.
 A failure means the change altered behaviour that an existing test pinned down: either the
-intended fix of a bug, or a regression hidden by editing that test. A person decides.
+intended fix of a bug, or a regression hidden by editing that test. A person decides. Where
+the base's files could not be collected because they import a module the head's install no
+longer brings (the change dropped it from pyproject.toml's dependencies, extras or groups), the
+finding says that, at the manifest's line (`test-dependency-dropped`): a dependency the tests
+needed is gone, and the base's tests could not run over the head code.
 
 Resolve: if the behaviour change is intended, say so in the pull request and have a reviewer
 approve it; otherwise restore the behaviour the base test expects."""
@@ -75,14 +79,14 @@ def _names(paths: list[str], limit: int = 5) -> str:
     return common.listed(paths, limit)
 
 
-def _failed_summary(what: str, failed: list[CaseResult]) -> str:
+def _failed_summary(failed: list[CaseResult]) -> str:
     """How many of the base's tests fail and which; a module that no longer imports is said
     as that (loguru 3fb23a4: a private name the base's test imported is gone), not a test."""
     tests, unimported = junit.split_failed(failed)
     said = [f"{len(tests)} test(s) fail on the head code ({_names(tests, 3)})"] if tests else []
     if unimported:
         said.append(f"{_names(unimported, 3)} cannot be collected on the head code")
-    return f"{what}: {'; '.join(said)}"
+    return "; ".join(said)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -99,6 +103,7 @@ class Planned:
     what: str
     narrowed: bool
     unchanged: tuple[str, ...] = ()
+    dropped: tuple[dropped_deps.Dropped, ...] = ()  # requirements the head's manifest dropped
 
     def own(self) -> list[str]:
         """The base test files that differ from the head's: the ones base-tests must run."""
@@ -126,7 +131,11 @@ def plan(ctx: DiffContext, ws: Workspace, command: str) -> Planned | CheckResult
     what = (f"{len(to_run)} base test file(s) ({_names(to_run)})" if narrowed else
             "the suite with the base's tests" + (f" ({_names(to_run)})" if to_run else ""))
     unchanged = tuple(p for p in to_run if p not in files) if narrowed and only_tests else ()
-    return Planned(trial, command, files, to_run, what, narrowed is not None, unchanged)
+    dropped = dropped_deps.dropped(ctx.text(ctx.base, dropped_deps.MANIFEST),
+                                   ctx.text(ctx.head, dropped_deps.MANIFEST)) if any(
+        f.path == dropped_deps.MANIFEST for f in ctx.files) else ()
+    return Planned(trial, command, files, to_run, what, narrowed is not None, unchanged,
+                   dropped)
 
 
 def parts(planned: Planned, at_once: int, reuse: bool = False) -> list[Trial]:
@@ -179,15 +188,25 @@ def _unsplit(planned: Planned) -> CheckResult:
     files, to_run, what = planned.files, planned.to_run, planned.what
     result = scheduler.run_one(planned.trial).run
     failed = [pin(t, files, to_run) for t in result.failed_tests]
-    findings = tuple(_finding(t.name, t.file, t.line, t.message) for t in failed)
     duration = result.completed.duration_s
     if result.passed:
         return CheckResult(ID, TITLE, "passed", False, f"{what} pass on the head code",
                            duration_s=duration)
     status: Status = "timeout" if result.completed.timed_out else (
         "error" if result.completed.not_found else "failed")
-    said = (_failed_summary(what, failed) if failed and status == "failed"
+    lacking = dropped_deps.findings(
+        dropped_deps.missing_modules(failed, result.completed.output), files,
+        planned.dropped) if status == "failed" else {}
+    failed = [t for t in failed if not dropped_deps.stopped_by(t, lacking)]
+    findings = (*lacking.values(), *(_finding(t.name, t.file, t.line, t.message)
+                                     for t in failed))
+    said = (f"{what}: {_failed_summary(failed)}" if failed and status == "failed"
             else f"{what} fail on the head code ({result.problem()})")
+    if lacking:
+        names = ", ".join(f"`{m}`" for m in lacking)
+        said = (f"{what} could not run over the head code: the head's install lacks {names}, "
+                "which the base's tests need" + (f"; {_failed_summary(failed)}" if failed
+                                                 else ""))
     return CheckResult(ID, TITLE, status, False, said,
                        detail=detail.excerpt(failed, result.completed.output),
                        findings=findings, duration_s=duration)

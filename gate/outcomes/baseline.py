@@ -22,9 +22,10 @@ from gate.outcomes.testrun import run_tests
 REGRESSION = "regression"
 PRE_EXISTING = "pre-existing"
 FLAKY = "flaky"  # failed in some head runs only: not a regression against one base run
-# What a run prints where the environment lacks a module or a command.
-_LACKS = re.compile(r"No module named '?([\w.\-]+)'?|(?:^|[\s:])([\w.\-]+): (?:command )?not "
-                    r"found", re.M)
+# What a run prints where the environment lacks a module, or a command.
+NO_MODULE = re.compile(r"No module named '?([\w.\-]+)'?")
+_LACKS = re.compile(NO_MODULE.pattern + r"|(?:^|[\s:])([\w.\-]+): (?:command )?not found",
+                    re.M)
 # (temporary root, checkout) -> the fresh environment to run in
 MakeWorkspace = Callable[[str, str], Workspace]
 

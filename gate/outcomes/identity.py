@@ -13,10 +13,17 @@ names that honest changes keep, matched only against tests that are new at head,
 4. for Rust, its function under fewer modules (a unit test `tests::parses` in src/ moved to
    an integration test `parses` in tests/); for JavaScript, its own title under renamed
    describes (`cookie.parse(str) > ignores OWS` as `cookie.parseCookie > ignores OWS`, seen
-   on jshttp/cookie when an API was renamed with its spec files).
+   on jshttp/cookie when an API was renamed with its spec files);
+5. last, a case whose id differs only in its digits from a new case of the same function in the
+   same file (`test_x[08:30:22 2026-12-03]` and `test_x[08:31:05 2026-12-03]`: parameters
+   made from the time of the run, as marshmallow's are), one to one, where as many of the
+   function's gone cases as of its new ones have that id once digits are masked; ids alike
+   in more or fewer cases stay apart, so a case removed is still one.
 
 A test of the base is matched by a test that was not there at base, never by one that ran at
-base too: deleting `test_a.py::test_zero` is not hidden by `test_b.py::test_zero`."""
+base too: deleting `test_a.py::test_zero` is not hidden by `test_b.py::test_zero`. A matched
+head test is still judged by its outcome: skipped at head, it is a skip-markers finding; failed,
+the suite's."""
 from __future__ import annotations
 
 import re
@@ -30,6 +37,7 @@ Key = tuple[str | None, str]
 _RUST = frozenset({"cargo test", "nextest"})
 _PARAMS = re.compile(r"\[(.*)\]$", re.S)
 _POSITIONAL = re.compile(r"^([A-Za-z_]+)\d+$")  # pytest's id for a value it cannot name
+_DIGITS = re.compile(r"\d+")
 
 
 def key(runner: str, case: CaseResult) -> Key:
@@ -62,6 +70,15 @@ def _function(case: CaseResult) -> str:
     return _PARAMS.sub("", _path(case))
 
 
+def _digits_masked(case: CaseResult) -> tuple[str | None, str] | None:
+    """The case's file and name with the digits of its id masked, for an id with digits:
+    `t.py::test_x[08:30:22 2026-12-03]` -> `t.py::test_x[#:#:# #-#-#]`."""
+    found = _PARAMS.search(case.name)
+    if found is None or not _DIGITS.search(found.group(1)):
+        return None
+    return case.file, case.name[:found.start()] + "[" + _DIGITS.sub("#", found.group(1)) + "]"
+
+
 def _unparametrised(case: CaseResult) -> str | None:
     return None if _PARAMS.search(_path(case)) else _path(case)
 
@@ -84,6 +101,26 @@ _LEVELS: tuple[_Level, ...] = (
 _RUST_LEVELS: tuple[_Level, ...] = ((_rust_function, _rust_function, True),)
 _JS = frozenset({"jest", "vitest", "mocha", "node:test"})
 _JS_LEVELS: tuple[_Level, ...] = ((_own_title, _own_title, True),)
+
+
+def _alike_but_digits(gone: list[CaseResult], new: list[CaseResult],
+                      ) -> dict[int, CaseResult]:
+    """Level 5: the gone cases (by their index in `gone`) paired one to one, in order, with
+    the new cases of the same file, function and masked id, where that id has as many gone
+    cases as new ones."""
+    by_gone: dict[tuple[str | None, str], list[int]] = defaultdict(list)
+    by_new: dict[tuple[str | None, str], list[CaseResult]] = defaultdict(list)
+    for i, case in enumerate(gone):
+        masked = _digits_masked(case)
+        if masked is not None:
+            by_gone[masked].append(i)
+    for case in new:
+        masked = _digits_masked(case)
+        if masked is not None:
+            by_new[masked].append(case)
+    return {i: c for masked, indices in by_gone.items()
+            if len(indices) == len(by_new.get(masked, ()))
+            for i, c in zip(indices, by_new[masked], strict=True)}
 
 
 def still_running(runner: str, gone: Iterable[CaseResult], new: Iterable[CaseResult],
@@ -114,4 +151,7 @@ def still_running(runner: str, gone: Iterable[CaseResult], new: Iterable[CaseRes
             matched[key(runner, case)] = taken
             unused = [c for c in unused if all(c is not t for t in taken)]
         left = still
-    return left, matched
+    paired = _alike_but_digits(left, unused)
+    for i, case in paired.items():
+        matched[key(runner, left[i])] = [case]
+    return [c for i, c in enumerate(left) if i not in paired], matched
