@@ -2,16 +2,16 @@
 a module the head's install no longer brings (marshmallow 230aa279 dropped `pytz` from its
 `tests` extra with the tests that used it; the base's `tests/base.py`, put back, imports it and
 the conftest does not load). Not the head code failing a test: a dependency the tests needed was
-dropped, said at the manifest's line where the change dropped it."""
+dropped, said at the manifest's line where the change dropped it.
+
+`packaging` is imported where a requirement is read (only when base-tests could not run), not
+with the module: the command line's start-up does not pay for it (see upgrade_policy)."""
 from __future__ import annotations
 
 import ast
 import dataclasses
 import re
 from collections.abc import Collection, Iterator, Mapping, Sequence
-
-from packaging.requirements import InvalidRequirement, Requirement
-from packaging.utils import canonicalize_name
 
 from gate import toml
 from gate.models import Finding
@@ -45,6 +45,8 @@ def _lists(data: Mapping[str, object]) -> Iterator[tuple[str, str, list[object]]
 
 
 def _names(items: list[object]) -> set[str]:
+    from packaging.requirements import InvalidRequirement, Requirement
+    from packaging.utils import canonicalize_name
     out = set()
     for item in items:
         try:
@@ -117,6 +119,7 @@ def _imports(path: str, content: bytes) -> dict[str, int]:
 def _provides(requirement: str, module: str) -> bool:
     """Whether a requirement's distribution reads as the module's: `pytz` for `pytz`,
     `python-dateutil` for `dateutil` (its metadata is not at hand: the head lacks it)."""
+    from packaging.utils import canonicalize_name
     name, top = canonicalize_name(requirement).replace("-", "_"), module.lower()
     return name in (top, f"python_{top}", f"py{top}")
 
