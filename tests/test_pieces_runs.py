@@ -42,6 +42,12 @@ PATCHED = {"calc/__init__.py": CALC.replace("a * b", "a * b + 1"),
 PICKY = "def pytest_collection_modifyitems(config, items):\n" \
         "    if any(a.endswith('.py') for a in config.args):\n        del items[1:]\n"
 
+# markdown-it-py's shape: a benchmarks directory whose conftest.py needs a plugin the tests do
+# not install (pytest stops at collection from the root), and tox running `pytest tests/`.
+BENCHMARKS = {"benchmarking/conftest.py": "def pytest_benchmark_update_machine_info(config):\n"
+                                          "    pass\n",
+              "tox.ini": "[testenv]\ncommands = pytest {posargs:tests/}\n"}
+
 
 def _gate(root: Path, base: dict[str, str | None], head: dict[str, str | None], *args: str,
           ) -> tuple[dict[str, Any], list[str]]:
@@ -64,7 +70,8 @@ def runs(wheelhouse: Path, tmp_path_factory: pytest.TempPathFactory,
                "honest-sequential": _gate(tmp / "sequential", BASE, HONEST, "--no-parallel"),
                "patched": _gate(tmp / "patched", BASE, PATCHED),
                "patched-sequential": _gate(tmp / "patched-seq", BASE, PATCHED, "--no-parallel"),
-               "picky": _gate(tmp / "picky", {**BASE, "conftest.py": PICKY}, HONEST)}
+               "picky": _gate(tmp / "picky", {**BASE, "conftest.py": PICKY}, HONEST),
+               "benchmarks": _gate(tmp / "benchmarks", {**BASE, **BENCHMARKS}, HONEST)}
 
 
 def _checks(report: dict[str, Any]) -> dict[str, tuple[str, str, list[Any]]]:
@@ -111,3 +118,16 @@ def test_pieces_that_collect_less_than_the_whole_run_are_run_again_whole(
     assert report["verdict"] == "pass"
     assert _checks(report)["suite"][1].startswith("3 of 3 runs passed, 9/9 tests")
     assert "suite-side-by-side-3.log" in logs and "base-tests.log" in logs
+
+
+def test_the_detected_command_runs_the_directories_tox_names_and_is_still_cut(
+        runs: dict[str, tuple[dict[str, Any], list[str]]]) -> None:
+    """No [tool.gate]: pytest gets tox's tests/ as its testpaths, so benchmarking/ is not
+    collected, and the command names no path of its own: run 3 is cut as with no tox.ini."""
+    report, logs = runs["benchmarks"]
+    assert report["verdict"] == "pass", report
+    assert _checks(report)["suite"][1].startswith("3 of 3 runs passed, 9/9 tests")
+    assert [n for n in logs if n.startswith(("suite", "base-tests"))] == [
+        "base-tests-own.log", "suite-side-by-side-1.log", "suite-side-by-side-2.log",
+        "suite-side-by-side-3-part-1.log", "suite-side-by-side-3-part-2.log",
+        "suite-side-by-side-3-rest.log"]
