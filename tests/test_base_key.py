@@ -158,3 +158,17 @@ def test_outcomes_recorded_offline_are_not_reused_online(
         repo.commit({"README": f"{name}\n"})
     assert run("second") == 2  # online: the offline outcomes are not the base's
     assert run("third", "--config", "offline.toml") == 1  # offline again: from the cache
+
+
+def test_the_directories_tox_names_to_pytest_are_resolved_for_the_key(tmp_path: Path) -> None:
+    """Detection gives pytest the directories tox names (`ci_paths`), where they are the
+    base's: the key resolves the same command. Seen on markdown-it-py: the key held
+    `python -m pytest` while the run had `-o testpaths=tests`, so a base run of the one
+    (stopped at collection) was reused for the other."""
+    files = {**project(), "tox.ini": "[testenv]\ncommands = pytest {posargs:tests/}\n"}
+    repo = Repo(tmp_path / "r")
+    sha = repo.commit(files, "base")
+    test = detect.test_command(str(repo.path))
+    assert test == "python -m pytest -o testpaths=tests"
+    assert (outcome_cache.key(str(repo.path), sha, None, None)
+            == outcome_cache.key(str(repo.path), sha, None, test))

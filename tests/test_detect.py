@@ -122,3 +122,36 @@ def test_the_install_says_which_installer_and_what_decides_the_versions(
     node = tmp_path / "node"
     node.mkdir()
     assert detect.install_reason(write(node, {"package.json": "{}"})) == ""
+
+
+def test_pytest_gets_as_testpaths_the_directories_ci_and_tox_name(tmp_path: Path) -> None:
+    """markdown-it-py: CI and tox run `pytest tests/`; from the root pytest would also import
+    benchmarking/conftest.py, whose plugin the tests do not install."""
+    for directory in ("tests", "benchmarking", "docs", ".github/workflows"):
+        (tmp_path / directory).mkdir(parents=True)
+    root = write(tmp_path, {
+        "pyproject.toml": '[project]\nname="x"\n',
+        "tox.ini": "[testenv]\ncommands = pytest {posargs:tests/}\n\n[testenv:bench]\n"
+                   "commands = pytest benchmarking/bench_core.py {posargs}\n",
+        ".github/workflows/tests.yml": "jobs:\n  t:\n    steps:\n    - run: |\n"
+                                       "        pytest tests/ -k docs --cov=x\n"
+                                       "    - run: cd docs; make html\n"})
+    assert detect.test_command(root) == "python -m pytest -o testpaths=tests"
+
+
+def test_the_projects_testpaths_decide_over_what_ci_names(tmp_path: Path) -> None:
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "src").mkdir()
+    root = write(tmp_path, {
+        "pyproject.toml": '[project]\nname="x"\n[tool.pytest.ini_options]\n'
+                          'testpaths = ["tests"]\n',
+        "tox.ini": "[testenv]\ncommands = pytest src tests\n"})
+    assert detect.test_command(root) == "python -m pytest"
+
+
+def test_no_directory_named_is_the_plain_command(tmp_path: Path) -> None:
+    (tmp_path / "tests").mkdir()
+    root = write(tmp_path, {"pyproject.toml": '[project]\nname="x"\n',
+                            "tox.ini": "[testenv]\ncommands = pytest -k tests ../other {posargs}\n"
+                                       "    pytest /abs/tests missing/\n"})
+    assert detect.test_command(root) == "python -m pytest"

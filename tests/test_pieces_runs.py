@@ -50,6 +50,12 @@ DOCTESTS = {**BASE, "calc/__init__.py": CALC + DOCTEST,
 PICKY = "def pytest_collection_modifyitems(config, items):\n" \
         "    if any(a.endswith('.py') for a in config.args):\n        del items[1:]\n"
 
+# markdown-it-py's shape: a benchmarks directory whose conftest.py needs a plugin the tests do
+# not install (pytest stops at collection from the root), and tox running `pytest tests/`.
+BENCHMARKS = {"benchmarking/conftest.py": "def pytest_benchmark_update_machine_info(config):\n"
+                                          "    pass\n",
+              "tox.ini": "[testenv]\ncommands = pytest {posargs:tests/}\n"}
+
 
 def _gate(root: Path, base: dict[str, str | None], head: dict[str, str | None], *args: str,
           ) -> tuple[dict[str, Any], list[str]]:
@@ -76,7 +82,8 @@ def runs(wheelhouse: Path, tmp_path_factory: pytest.TempPathFactory,
                "code-only": _gate(tmp / "code-only", BASE, CODE_ONLY),
                "code-only-sequential": _gate(tmp / "code-seq", BASE, CODE_ONLY, "--no-parallel"),
                "doctest": _gate(tmp / "doctest", DOCTESTS, {
-                   "calc/__init__.py": CODE_ONLY["calc/__init__.py"] + DOCTEST})}
+                   "calc/__init__.py": CODE_ONLY["calc/__init__.py"] + DOCTEST}),
+               "benchmarks": _gate(tmp / "benchmarks", {**BASE, **BENCHMARKS}, HONEST)}
 
 
 def _checks(report: dict[str, Any]) -> dict[str, tuple[str, str, list[Any]]]:
@@ -148,3 +155,16 @@ def test_a_rest_that_holds_a_test_of_run_1_still_runs(
     assert _checks(report)["suite"][1].startswith("3 of 3 runs passed, 9/9 tests")
     assert "suite-side-by-side-3-rest.log" in logs
     assert "suite-side-by-side-3.log" not in logs  # the pieces and the rest ran run 1's tests
+
+
+def test_the_detected_command_runs_the_directories_tox_names_and_is_still_cut(
+        runs: dict[str, tuple[dict[str, Any], list[str]]]) -> None:
+    """No [tool.gate]: pytest gets tox's tests/ as its testpaths, so benchmarking/ is not
+    collected, and the command names no path of its own: run 3 is cut as with no tox.ini."""
+    report, logs = runs["benchmarks"]
+    assert report["verdict"] == "pass", report
+    assert _checks(report)["suite"][1].startswith("3 of 3 runs passed, 9/9 tests")
+    assert [n for n in logs if n.startswith(("suite", "base-tests"))] == [
+        "base-tests-own.log", "suite-side-by-side-1.log", "suite-side-by-side-2.log",
+        "suite-side-by-side-3-part-1.log", "suite-side-by-side-3-part-2.log",
+        "suite-side-by-side-3-rest.log"]

@@ -9,7 +9,7 @@ import shlex
 
 from gate import toml
 from gate.execution import installer, judged_files
-from gate.outcomes import test_needs
+from gate.outcomes import ci_paths, test_needs
 
 
 def _exists(root: str, *names: str) -> bool:
@@ -156,9 +156,14 @@ def install_command(root: str) -> str | None:
 
 
 def test_command(root: str) -> str | None:
-    """The command that runs the whole suite; None when nothing says how."""
+    """The command that runs the whole suite; None when nothing says how. pytest gets as
+    `testpaths` the directories the project's CI and tox name to it, where its configuration
+    sets none (`ci_paths`): the suite the project runs, and no path of its own, so that the
+    gate can still append test files to it."""
     if is_python(root):
-        return "python -m pytest"
+        dirs = ci_paths.testpaths(root)
+        return "python -m pytest" + (
+            " -o " + shlex.quote("testpaths=" + " ".join(dirs)) if dirs else "")
     if _exists(root, "package.json"):
         try:
             scripts = json.loads(judged_files.text(os.path.join(root, "package.json")) or

@@ -15,6 +15,7 @@ import contextlib
 import hashlib
 import json
 import os
+import posixpath
 import tempfile
 from typing import Any
 
@@ -69,13 +70,17 @@ def key(repo: str, base_sha: str, install: str | None, test: str | None,
 def _resolved(repo: str, base_sha: str, install: str | None, test: str | None,
               ) -> tuple[str | None, str | None]:
     """The commands as the base's run will have them: what the config gives, else what the
-    base's top files and workflows imply (all that detection reads), without a checkout."""
+    base's top files, workflows and directories imply (all that detection reads), without a
+    checkout."""
     if install is not None and test is not None:
         return install, test
-    names = git.top_files(repo, base_sha) + [
-        p for p in git.ls_files(repo, base_sha) if p.startswith(_WORKFLOWS)]
+    tracked = git.ls_files(repo, base_sha)
+    names = git.top_files(repo, base_sha) + [p for p in tracked if p.startswith(_WORKFLOWS)]
     with tempfile.TemporaryDirectory(prefix="gate-base-files-") as root:
         os.makedirs(os.path.join(root, _WORKFLOWS))
+        for directory in {posixpath.dirname(p) for p in tracked} - {""}:
+            os.makedirs(os.path.join(root, directory), exist_ok=True)  # the directories CI
+            # names to pytest are given to it where they are the base's (ci_paths)
         for name, blob in git.read_blobs(repo, base_sha, names).items():
             if blob is not None and os.path.dirname(name) in ("", _WORKFLOWS.rstrip("/")):
                 with open(os.path.join(root, name), "wb") as f:

@@ -63,6 +63,12 @@ def is_pytest(command: str) -> bool:
     return any(pytest_args(words) is not None for words in _simple_commands(command))
 
 
+def invocations(command: str) -> list[list[str]]:
+    """The arguments of each pytest that the command runs directly, in order."""
+    found = (pytest_args(words) for words in _simple_commands(command))
+    return [args for args in found if args is not None]
+
+
 def single_pytest_args(command: str) -> list[str] | None:
     """The arguments, when the whole command is one pytest invocation (no shell operators,
     substitutions or redirections): then test paths can be appended to it."""
