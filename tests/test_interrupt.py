@@ -24,7 +24,9 @@ def _interrupted(argv: list[str], env: dict[str, str], started: Path,
         time.sleep(0.05)
     assert started.exists(), proc.communicate(timeout=10)
     proc.send_signal(signum)
-    _, err = proc.communicate(timeout=120)  # a bound, not a speed: the machine may be busy
+    # A bound, not a speed (the machine may be busy): well under the commands' `sleep 600`,
+    # which a gate that waited for its running trials before ending them would sit out.
+    _, err = proc.communicate(timeout=120)
     return err, proc.returncode
 
 
@@ -40,7 +42,7 @@ def test_interrupt_during_the_suite_cleans_up(tmp_path: Path, signum: int, code:
     err, returncode = _interrupted(  # --isolation off: the test writes `started`
         [sys.executable, "-m", "gate", "run", "--repo", str(repo.path), "--base", "main",
          "--head", "change", "--install", "true", "--isolation", "off",
-         "--test", f"touch {started}; sleep 60 & wait"], env, started, signum)
+         "--test", f"touch {started}; sleep 600 & wait"], env, started, signum)
     assert returncode == code, err
     assert list(temp.iterdir()) == []
     assert repo.snapshot() == before
@@ -61,7 +63,7 @@ def test_an_interrupted_base_run_is_not_cached_as_the_base_outcomes(tmp_path: Pa
     err, returncode = _interrupted(  # the head's runs end at once; the base's sleeps
         [sys.executable, "-m", "gate", "run", "--repo", str(repo.path), "--base", "main",
          "--head", "change", "--install", "true", "--isolation", "off", "--parallel",
-         "--test", f"test -f head.txt && exit 0; touch {started}; sleep 60 & wait"],
+         "--test", f"test -f head.txt && exit 0; touch {started}; sleep 600 & wait"],
         env, started, signal.SIGINT)
     assert returncode == 130, err
     kept = [p.name for p in (cache / "gate").rglob("*") if p.is_file()] if (

@@ -98,9 +98,7 @@ def run_within(trials: Sequence[Trial], at_once: int, seconds: float,
         longest[0] = max(longest[0], time.monotonic() - start)
         return done
 
-    with ThreadPoolExecutor(max_workers=max(1, min(at_once, len(trials))),
-                            thread_name_prefix="gate-trial") as pool:
-        return list(pool.map(job, trials))
+    return run_jobs(job, trials, at_once)
 
 
 J = TypeVar("J")
@@ -108,10 +106,21 @@ J = TypeVar("J")
 
 def run_jobs(job: Callable[[Trial], J], trials: Sequence[Trial], at_once: int) -> list[J]:
     """`job(trial)` for every trial, in the order given, `at_once` at a time: where the job
-    decides when the trial starts whether and how to run it (`scheduler.run_one`)."""
-    with ThreadPoolExecutor(max_workers=max(1, min(at_once, len(trials))),
-                            thread_name_prefix="gate-trial") as pool:
-        return list(pool.map(job, trials))
+    decides when the trial starts whether and how to run it (`scheduler.run_one`).
+    Interrupted (Ctrl-C, SIGTERM), no trial not yet started starts, and the running ones are
+    not waited for: the caller ends their commands (`workspace.end_commands`) and removes
+    the run's root. (Leaving the pool by `with` waited for every running trial, a `sleep 60`
+    for a whole minute, and then started the queued ones, which wrote into the root being
+    removed.)"""
+    pool = ThreadPoolExecutor(max_workers=max(1, min(at_once, len(trials))),
+                              thread_name_prefix="gate-trial")
+    try:
+        done = list(pool.map(job, trials))
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+    return done
 
 
 def run(trials: Sequence[Trial], at_once: int = 1,
