@@ -107,7 +107,9 @@ def check(report: dict[str, Any], check_id: str) -> dict[str, Any]:
 def poisoned(tmp_path_factory: pytest.TempPathFactory,
              wheelhouse: Path) -> dict[str, dict[str, Any]]:
     """Per mode: run 1 judges the change whose setup.py plants the wheel, run 2 (the same
-    base, the same caches) a change that breaks `add`; the pip cache after each."""
+    base, the same caches) a change that breaks `add`; the pip cache after each. One after
+    another, so that the base's install in the same run comes after the head's planted it
+    (under `parallel` it starts beside the head's, and whether it comes later is a race)."""
     out: dict[str, dict[str, Any]] = {}
     for mode in ("required", "off"):
         where = tmp_path_factory.mktemp(f"caches-{mode}")
@@ -130,7 +132,8 @@ def poisoned(tmp_path_factory: pytest.TempPathFactory,
                 [sys.executable, "-m", "gate", "run", "--repo", str(repo.path), "--base",
                  "main", "--head", head, "--format", "json", "--isolation", mode,
                  "--install", "python -m pip install -q . pytest",
-                 "--test", "python -m pytest -q -p no:cacheprovider", "--runs", "1"],
+                 "--test", "python -m pytest -q -p no:cacheprovider", "--runs", "1",
+                 "--no-parallel"],  # the base's install after the head's, not beside it
                 capture_output=True, text=True, timeout=600, env=env)
             runs.append((json.loads(proc.stdout) if proc.stdout.strip() else {}, proc.stderr,
                          poisoned_wheels(cache), sorted(cache.rglob("helper-*.whl"))))
