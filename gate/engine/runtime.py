@@ -37,7 +37,7 @@ from gate.execution.environment import (
 )
 from gate.execution.logs import Logs
 from gate.models import CheckResult, Finding
-from gate.outcomes import base_run, baseline, compare, detect, outcome_cache
+from gate.outcomes import base_commands, base_run, baseline, compare, detect, outcome_cache
 from gate.outcomes.runners import go_test
 from gate.outcomes.runners import pytest as pytest_runner
 from gate.outcomes.testrun import TestRun
@@ -125,7 +125,8 @@ def _baseline(change: Change, ws: Workspace, progress: Progress,
         classified = baseline.run(
             change.repo, change.diff.base, failing,
             lambda checkout: cfg.install or detect.install_command(checkout),
-            cfg.test or detect.test_command(ws.checkout), cfg.checks,
+            base_commands.test_command(change.repo, change.diff.base, cfg.test, ws.checkout),
+            cfg.checks,
             lambda root, checkout: _fresh_workspace(root, checkout, cfg.timeout, prefix,
                                                     boundary, logs, trusted=True))
         results.update({k: redact.check(r) for k, r in classified.items()})
@@ -413,7 +414,7 @@ def _checked(change: Change, progress: Progress, boundary: isolation.Boundary,
     base: base_run.BaseOutcomes | None = None
     found = compare.Comparison()
     share: shares.Share | None = None
-    test_cmd = cfg.test or detect.test_command(checkout)
+    test_cmd = base_commands.test_command(change.repo, change.diff.base, cfg.test, checkout)
     if installed.status != "passed":
         why = "skipped: the install did not succeed"
         results[suite.ID] = registry.skipped(suite.ID, why)

@@ -15,13 +15,11 @@ import contextlib
 import hashlib
 import json
 import os
-import posixpath
 import tempfile
 from typing import Any
 
 from gate.execution import toolchain
-from gate.outcomes import detect
-from gate.vcs import git
+from gate.outcomes import base_commands
 
 # 2: per-test seconds; 3: the pytest plugins the base loaded; 4: Jest, Vitest, Mocha, unittest
 # and nextest name every test; 5: the site hooks the base's install made; 6: pytest's own
@@ -32,7 +30,6 @@ from gate.vcs import git
 FORMAT = 8
 
 
-_WORKFLOWS = ".github/workflows/"  # where detection also reads the tests' extras
 CACHE_DIR = "GATE_CACHE_DIR"  # the gate's own: judged commands do not get it (clean_env)
 
 
@@ -61,31 +58,10 @@ def key(repo: str, base_sha: str, install: str | None, test: str | None,
     """The entry's name, for the configured commands (None: detected from the base's files)
     and the network the tests run with (`network` in the config: "on" or "off"); `part` is
     what else its outcomes depend on (a shard's share)."""
-    install, test = _resolved(repo, base_sha, install, test)
+    install, test = base_commands.resolved(repo, base_sha, install, test)
     text = json.dumps([FORMAT, base_sha, install, test, f"network {network}",
                        toolchain.identity(), *([part] if part else [])])
     return hashlib.sha256(text.encode()).hexdigest()
-
-
-def _resolved(repo: str, base_sha: str, install: str | None, test: str | None,
-              ) -> tuple[str | None, str | None]:
-    """The commands as the base's run will have them: what the config gives, else what the
-    base's top files, workflows and directories imply (all that detection reads), without a
-    checkout."""
-    if install is not None and test is not None:
-        return install, test
-    tracked = git.ls_files(repo, base_sha)
-    names = git.top_files(repo, base_sha) + [p for p in tracked if p.startswith(_WORKFLOWS)]
-    with tempfile.TemporaryDirectory(prefix="gate-base-files-") as root:
-        os.makedirs(os.path.join(root, _WORKFLOWS))
-        for directory in {posixpath.dirname(p) for p in tracked} - {""}:
-            os.makedirs(os.path.join(root, directory), exist_ok=True)  # the directories CI
-            # names to pytest are given to it where they are the base's (ci_paths)
-        for name, blob in git.read_blobs(repo, base_sha, names).items():
-            if blob is not None and os.path.dirname(name) in ("", _WORKFLOWS.rstrip("/")):
-                with open(os.path.join(root, name), "wb") as f:
-                    f.write(blob)
-        return (install or detect.install_command(root), test or detect.test_command(root))
 
 
 def load(name: str) -> dict[str, Any] | None:

@@ -20,7 +20,7 @@ from gate.engine.verdict import decide
 from gate.execution import isolation
 from gate.execution import logs as command_logs
 from gate.models import NOTHING_RUN, CheckResult, Isolation, Report
-from gate.outcomes import detect, outcome_cache
+from gate.outcomes import base_commands, outcome_cache
 from gate.quick import change_kind
 from gate.quick.plan import Plan, plan
 from gate.trials import order
@@ -57,7 +57,8 @@ def _ran(change: Change, the_plan: Plan, progress: Progress, boundary: isolation
                                         functools.partial(user.run, ws, check),
                                         title=user.title(check))
         if the_plan.suite:
-            command = change.config.test or detect.test_command(ws.checkout)
+            command = base_commands.test_command(change.repo, change.diff.base,
+                                                 change.config.test, ws.checkout)
             results[suite.ID] = timed(suite.ID, progress,
                                       lambda: _suite_once(ws, command, order.seed_of(change.head),
                                                           progress))
