@@ -62,21 +62,28 @@ class RuntimeResults:
     share: shares.Share | None = None  # under `--shard`: the runs and outcomes for the merge
 
 
+def _environment(root: str, checkout: str) -> str | None:
+    """A new virtual environment for a Python project (None: not one), beside `root`."""
+    return venv.create(workspace.environment_dir(root)) if detect.is_python(checkout) else None
+
+
 def _fresh_workspace(root: str, checkout: str, timeout: float, test_prefix: tuple[str, ...],
                      boundary: isolation.Boundary, logs: Logs | None = None,
-                     run_root: str | None = None, *, trusted: bool = False) -> Workspace:
-    """The clean environment, with a new virtual environment for a Python project. Its
-    temporary directory is the run's own, so what commands leave there goes with the run
-    (whose root is `run_root`, by default `root`). Only the install of `trusted` code (the
-    base's) may warm the installers' caches."""
+                     run_root: str | None = None, *, trusted: bool = False,
+                     made: Callable[[], str | None] | None = None) -> Workspace:
+    """The clean environment, with a new virtual environment for a Python project (`made`:
+    the one already being made, `_environment`'s). Its temporary directory is the run's own,
+    so what commands leave there goes with the run (whose root is `run_root`, by default
+    `root`). Only the install of `trusted` code (the base's) may warm the installers'
+    caches."""
     scratch, tmp = os.path.join(root, "scratch"), os.path.join(root, "tmp")
     os.mkdir(scratch)
     os.mkdir(tmp)
     env = {**clean_env(), "TMPDIR": tmp,
            workspace.run_marker(run_root or root): "1"}  # killed when the run ends
     env.update(go_test.workspace_pin(checkout, env))  # no go.work from above the checkout
-    if detect.is_python(checkout):
-        fresh = venv.create(workspace.environment_dir(root))
+    fresh = made() if made is not None else _environment(root, checkout)
+    if fresh is not None:
         venv.add_path(fresh, pytest_runner.PLUGIN_DIR, "_gate_pytest_plugins")
         env = with_venv(installer.compiled_at_install(installer.uv_settings(env)), fresh)
     if boundary.bwrap is None:
@@ -193,11 +200,12 @@ def _side_by_side(change: Change, ws: Workspace, root: str) -> list[Workspace]:
 
 def _install(change: Change, root: str, checkout: str, progress: Progress,
              boundary: isolation.Boundary, logs: Logs | None, beside: str | None = None,
+             made: Callable[[], str | None] | None = None,
              ) -> tuple[Workspace, CheckResult, list[Finding], set[str]]:
-    """The fresh environment and the install; making the environment is part of its cost.
-    Also what the install left where the tests load it (harness findings), and the
-    environment's site hooks from before it. `beside`: the line of the work started beside
-    it (the base's)."""
+    """The fresh environment (`made`: already being made) and the install; making the
+    environment is part of its cost. Also what the install left where the tests load it
+    (harness findings), and the environment's site hooks from before it. `beside`: the line
+    of the work started beside it (the base's)."""
     cfg = change.config
     prefix = _prefix(change)
     progress.started(install.ID, install.TITLE)
@@ -205,7 +213,7 @@ def _install(change: Change, root: str, checkout: str, progress: Progress,
         progress.step(install.ID, beside)
     start = time.monotonic()
     progress.step(install.ID, "making a fresh environment")
-    ws = _fresh_workspace(root, checkout, cfg.timeout, prefix, boundary, logs)
+    ws = _fresh_workspace(root, checkout, cfg.timeout, prefix, boundary, logs, made=made)
     hooks_before = site_hooks.present(ws.env)
     command = cfg.install or detect.install_command(checkout)
     if command:
@@ -390,13 +398,18 @@ def checks(change: Change, progress: Progress, boundary: isolation.Boundary,
     command's full output goes to `logs`."""
     with workspace.temporary_root() as root:
         checkout = workspace.checkout(change.repo, change.head, os.path.join(root, "checkout"))
-        # The line first: once the base's work has started, the cache may fill.
-        line = _base_line(change, "beside the install and the suite's runs")
-        early = _base_early(change, root, boundary, logs)
+        # The environment is made while the cache is looked up (it needs nothing of it).
+        made = background.Background(functools.partial(_environment, root, checkout),
+                                     "gate-environment")
+        early: background.Background[base_run.BaseOutcomes | None] | None = None
         try:
+            # The line first: once the base's work has started, the cache may fill.
+            line = _base_line(change, "beside the install and the suite's runs")
+            early = _base_early(change, root, boundary, logs)
             return _checked(change, progress, boundary, logs, root, checkout, early,
-                            line if early is not None else None)
+                            line if early is not None else None, made.result)
         except BaseException:  # interrupted: end the base's work before the root goes
+            made.wait()
             if early is not None:
                 workspace.end_commands(root)
                 early.wait()
@@ -405,11 +418,12 @@ def checks(change: Change, progress: Progress, boundary: isolation.Boundary,
 
 def _checked(change: Change, progress: Progress, boundary: isolation.Boundary,
              logs: Logs | None, root: str, checkout: str, early: Beside | None,
-             line: str | None) -> RuntimeResults:
-    """`checks` in its root, on the head's checkout, the base's outcomes started `early`."""
+             line: str | None, made: Callable[[], str | None]) -> RuntimeResults:
+    """`checks` in its root, on the head's checkout, the base's outcomes started `early`,
+    the environment being `made`."""
     cfg = change.config
     ws, installed, left, hooks_before = _install(change, root, checkout, progress, boundary,
-                                                 logs, line)
+                                                 logs, line, made)
     results = {install.ID: installed}
     base: base_run.BaseOutcomes | None = None
     found = compare.Comparison()
