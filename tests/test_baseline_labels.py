@@ -63,3 +63,29 @@ def test_what_a_failure_says_is_missing() -> None:
     assert baseline.lacks("/bin/sh: 1: ruff: not found") == "ruff"
     assert baseline.lacks("bash: line 1: mypy: command not found") == "mypy"
     assert baseline.lacks("AssertionError: found 3 items") is None
+
+
+def test_an_order_dependent_test_that_passed_at_base_is_not_called_new_at_head() -> None:
+    """Seen on sloria/environs 1a47a36: three tests that fail after `test_read_env` (which
+    loads a .env into os.environ) failed in reversed order at head, and at its parent too.
+    Their finding's message starts "order-dependent: NAME fails in ...", and the name was read
+    up to " failed in ", so no base test had it: "[regression: new at head]"."""
+    done = baseline.classify_suite(suite(
+        "order-dependent: t.py::test_a fails in reversed order and passes in the project's "
+        "order, also when both are repeated in fresh checkouts (failed in 1 of 3 runs): boom",
+        "order-dependent: t.py::test_new fails in reversed order and passes in the project's "
+        "order, also when both are repeated in fresh checkouts (failed in 1 of 3 runs)"),
+        BASE, True)
+    assert [f.message.rsplit("[", 1)[1] for f in done.findings] == [
+        "order-dependent: passed at base, in the project's order, the only one run there]",
+        "regression: new at head]"]
+    assert done.summary.endswith("baseline: 1 regression(s), 1 order-dependent, passing at "
+                                 "base in the project's order")
+
+
+def test_the_test_is_named_as_the_suite_said_it() -> None:
+    assert baseline.failed_test("t.py::test_a failed in 3 of 3 runs: x") == ("", "t.py::test_a")
+    assert baseline.failed_test("flaky: t.py::a[1-2] failed in 1 of 3 runs (passed 2)") == (
+        "flaky:", "t.py::a[1-2]")
+    assert baseline.failed_test("order-dependent: t.py::a fails in reversed order") == (
+        "order-dependent:", "t.py::a")

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from gate.engine.context import Workspace
 from gate.models import CheckResult, Finding, Status, TestCounts
-from gate.outcomes import detail
+from gate.outcomes import baseline, detail
 from gate.outcomes.record import CaseResult
 from gate.outcomes.testrun import TestRun
 from gate.trials import order as orders
@@ -46,8 +46,8 @@ Resolve: fix the failing test or the code under it; make a flaky test determinis
 state it needs itself (a fixture), and undo what a test changes."""
 
 
-FLAKY = "flaky:"  # how a flaky test's finding starts
-ORDER_DEPENDENT = "order-dependent:"  # how an order-dependent test's finding starts
+FLAKY = baseline.FLAKY_SAID  # how a flaky test's finding starts
+ORDER_DEPENDENT = baseline.ORDER_SAID  # how an order-dependent test's finding starts
 # The first run cut in pieces by test file (side by side): runs 1 (the project's order) and 2
 # (reversed) stay whole, so that a test file the head adds still meets the others in one
 # session, in two orders (a new test that leaves state behind breaks an existing one).

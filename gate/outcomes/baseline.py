@@ -22,6 +22,9 @@ from gate.outcomes.testrun import run_tests
 REGRESSION = "regression"
 PRE_EXISTING = "pre-existing"
 FLAKY = "flaky"  # failed in some head runs only: not a regression against one base run
+ORDER = "order-dependent"  # failed at head in another order than the only one the base ran
+# How the suite's finding of a flaky or an order-dependent test starts (checks/suite.py).
+FLAKY_SAID, ORDER_SAID = f"{FLAKY}:", f"{ORDER}:"
 # What a run prints where the environment lacks a module, or a command.
 NO_MODULE = re.compile(r"No module named '?([\w.\-]+)'?")
 _LACKS = re.compile(NO_MODULE.pattern + r"|(?:^|[\s:])([\w.\-]+): (?:command )?not found",
@@ -70,6 +73,15 @@ def _label(test_name: str, counts: Counts | None, base_passed: bool, message: st
             else f"{REGRESSION}: the suite passes at base")
 
 
+def failed_test(message: str) -> tuple[str, str]:
+    """How the suite's finding of a failed test said it (FLAKY_SAID, ORDER_SAID or ""), and
+    the test's name."""
+    for said, until in ((FLAKY_SAID, " failed in "), (ORDER_SAID, " fails in ")):
+        if message.startswith(said + " "):
+            return said, message[len(said) + 1:].split(until, 1)[0]
+    return "", message.split(" failed in ", 1)[0]
+
+
 def classify_suite(result: CheckResult, counts: Counts | None, base_passed: bool,
                    ) -> CheckResult:
     """The suite's failures, each labelled by the base's outcome of the same test."""
@@ -79,12 +91,15 @@ def classify_suite(result: CheckResult, counts: Counts | None, base_passed: bool
         if f.rule != "test-failed":
             findings.append(f)
             continue
-        name = f.message.split(" failed in ", 1)[0]
-        label = _label(name.removeprefix("flaky: "), counts, base_passed, f.message)
-        if name.startswith("flaky: ") and label.startswith(REGRESSION):
+        said, name = failed_test(f.message)
+        label = _label(name, counts, base_passed, f.message)
+        if said == FLAKY_SAID and label.startswith(REGRESSION):
             # passed in some head runs: one passing base run does not make it the change's
             label = f"{FLAKY}: passed " + (
                 "at base and " if label.endswith("passed at base") else "") + "in some runs at head"
+        elif said == ORDER_SAID and label.endswith("passed at base"):
+            # the base ran in the project's order only: the other order was never tried there
+            label = f"{ORDER}: passed at base, in the project's order, the only one run there"
         labels.append(label.split(":", 1)[0])
         findings.append(dataclasses.replace(f, message=f"{f.message} [{label}]"))
     if not labels:  # no test named: the run as a whole
@@ -97,11 +112,14 @@ def _tally(labels: Sequence[str]) -> str:
     regressions = labels.count(REGRESSION)
     pre = labels.count(PRE_EXISTING)
     flaky = labels.count(FLAKY)
+    order = labels.count(ORDER)
     parts = []
     if regressions:
         parts.append(f"{regressions} regression(s)")
     if flaky:
         parts.append(f"{flaky} flaky, passing in some runs")
+    if order:
+        parts.append(f"{order} order-dependent, passing at base in the project's order")
     if pre:
         parts.append(f"{pre} pre-existing, failing at base too: not this change's doing")
     return "; baseline: " + ", ".join(parts)
