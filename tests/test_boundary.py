@@ -373,9 +373,12 @@ def test_a_cargo_config_planted_above_the_checkout_is_not_read(tmp_path: Path, m
 @needs_boundary
 def test_a_command_after_the_install_writes_nothing_the_next_one_sees(tmp_path: Path) -> None:
     """One command, as the gate starts it after the install: its writes to the checkout, the
-    environment and HOME go with its overlay; a file the scratch directory already holds (an
-    earlier report, a shard's split) is read-only; its own new report lands; above the checkout
-    and in the host's /tmp nothing lands."""
+    environment, HOME, TMPDIR and the rest of the run's root go with its overlay of the root;
+    a file the scratch directory already holds (an earlier report, a shard's split) is
+    read-only; its own new report lands; above the checkout and in the host's /tmp nothing
+    lands. A file moved from the checkout into TMPDIR and back is moved (one file system, as
+    on a CI runner: sloria/environs's test moves its .env to `tmp_path`, which was EXDEV
+    across an overlay of the checkout and a tmpfs of TMPDIR)."""
     from gate.engine.context import Workspace
 
     root = tmp_path / "gate-run"
@@ -383,6 +386,7 @@ def test_a_command_after_the_install_writes_nothing_the_next_one_sees(tmp_path: 
         (root / name).mkdir(parents=True)
     (root / "checkout" / ".git").mkdir()
     (root / "scratch" / "shard-split-head.json").write_text("[]")
+    (root / "checkout" / ".env").write_text("A=1\n")
     boundary = isolation.choose("required")
     env = {"PATH": os.environ["PATH"], "VIRTUAL_ENV": str(root / "env"),
            "TMPDIR": str(root / "tmp"), "HOME": str(root / "home")}
@@ -392,15 +396,18 @@ def test_a_command_after_the_install_writes_nothing_the_next_one_sees(tmp_path: 
         "for f in checkout/mine env/mine home/.dotfile checkout/.git/config "
         "scratch/shard-split-head.json scratch/suite-1.xml mine.ini; do "
         f"  if echo x > {root}/$f 2>/dev/null; then echo wrote $f; else echo refused $f; fi; "
-        "done; echo x > /tmp/host-tmp && echo wrote tmp")
+        "done; echo x > /tmp/host-tmp && echo wrote tmp; "
+        f"mv {root}/checkout/.env {root}/tmp/.env && mv {root}/tmp/.env {root}/checkout/.env2 "
+        "&& echo moved")
     done = subprocess.run(ws.wrap(["sh", "-c", script], str(root / "checkout")), env=env,
                           capture_output=True, text=True, check=True)
     assert done.stdout.split("\n") == [
         "wrote checkout/mine", "wrote env/mine", "wrote home/.dotfile",
         "refused checkout/.git/config", "refused scratch/shard-split-head.json",
-        "wrote scratch/suite-1.xml", "refused mine.ini", "wrote tmp", ""]
+        "wrote scratch/suite-1.xml", "wrote mine.ini", "wrote tmp", "moved", ""]
     assert sorted(p.name for p in root.rglob("*") if p.is_file()) == [
-        "shard-split-head.json", "suite-1.xml"]
+        ".env", "shard-split-head.json", "suite-1.xml"]
+    assert (root / "checkout" / ".env").read_text() == "A=1\n"
     assert (root / "scratch" / "shard-split-head.json").read_text() == "[]"
     assert not Path("/tmp/host-tmp").exists()
 

@@ -32,7 +32,7 @@ class Config:
     network: str = "on"
     cache: bool = True  # the base outcomes are kept under $XDG_CACHE_HOME/gate
     isolation: str = "auto"
-    tmp_size_mb: int = 4096  # each judged command's temporary directory, under isolation
+    tmp_size_mb: int = 4096  # the install's temporary directory (a tmpfs), under isolation
     pinned: str = "report"  # off, report (findings shown, verdict unchanged) or review
     pinned_mutants: int = 20  # at most this many mutants (0: none)
     pinned_time: float = 1.0  # the mutants' extra wall time, in suite runs

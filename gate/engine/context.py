@@ -125,22 +125,43 @@ class Workspace:
         """A new log file for the command called `name`, or None without --logs."""
         return self.logs.path(name) if self.logs is not None else None
 
+    def root(self) -> str:
+        """The run's root (or the base's, for the base's commands): the directory that holds
+        the scratch directory, and the checkout, HOME and temporary directories."""
+        return os.path.dirname(self.scratch)
+
+    def seen_whole(self) -> bool:
+        """Whether a command after the install sees the run's root through one overlay of its
+        own, the checkout, HOME and TMPDIR in it: sealed, with overlays, all three inside the
+        root. One file system, as on a CI runner, so that a test may rename a file from the
+        checkout into its temporary directory (sloria/environs moves its .env to `tmp_path`:
+        across an overlay of the checkout and a tmpfs of TMPDIR that was EXDEV, "Invalid
+        cross-device link", a false failure on every commit)."""
+        inside = [os.path.join(self.root(), "")]
+        return self.sealed and self.boundary.overlays and all(
+            os.path.join(p, "").startswith(inside[0])
+            for p in (self.checkout, self.home, self.env.get("TMPDIR", "")))
+
     def wrap(self, argv: Sequence[str], cwd: str) -> list[str]:
         """A command of the judged code as it is started: in the run's isolation boundary."""
         mine = [self.checkout, self.env.get("VIRTUAL_ENV", ""), self.home]
         warmed = self.caches if self.warms_caches else ()
+        root, tmp = self.root(), self.env.get("TMPDIR", os.path.join(self.scratch, "tmp"))
+        fixed = self.scratch_files() if self.boundary.bwrap else []
+        layers = {self.checkout: self.layers} if self.layers else None
         if not self.boundary.overlays:  # later commands share what earlier ones wrote
             own, layered = [self.scratch, *mine, *warmed], []
+        elif self.seen_whole():  # the root through one overlay: TMPDIR is in it, no tmpfs
+            own, layered = [self.scratch], [root, mine[1], *self.tools, *self.caches]
+            fixed.append(os.path.join(self.checkout, ".git"))
+            layers, tmp = ({root: self.layers} if self.layers else None), ""
         elif self.sealed:
             own, layered = [self.scratch], [*mine, *self.tools, *self.caches]
         else:
             unwarmed = () if self.warms_caches else self.caches
             own, layered = [self.scratch, *mine, *warmed], [*self.tools, *unwarmed]
-        return self.boundary.wrap(argv, root=os.path.dirname(self.scratch), cwd=cwd,
-                                  tmp=self.env.get("TMPDIR", os.path.join(self.scratch, "tmp")),
-                                  own=own, layered=layered, env=self.env,
-                                  fixed=self.scratch_files() if self.boundary.bwrap else (),
-                                  layers={self.checkout: self.layers} if self.layers else None)
+        return self.boundary.wrap(argv, root=root, cwd=cwd, tmp=tmp, own=own, layered=layered,
+                                  env=self.env, fixed=fixed, layers=layers)
 
     def scratch_files(self) -> list[str]:
         """The files already in the scratch directory: earlier commands' reports, the gate's

@@ -44,7 +44,7 @@ class Boundary:
     identities: tuple[tuple[str, int, int], ...] = ()
     overlays: bool = False  # whether a directory can be shown through a temporary overlay
 
-    def wrap(self, inner: Sequence[str], *, root: str, cwd: str, tmp: str,
+    def wrap(self, inner: Sequence[str], *, root: str, cwd: str, tmp: str | None,
              own: Sequence[str] = (), layered: Sequence[str] = (),
              env: Mapping[str, str] | None = None, fixed: Sequence[str] = (),
              layers: Mapping[str, Sequence[str]] | None = None) -> list[str]:
@@ -52,7 +52,8 @@ class Boundary:
         (writable: the command's checkout, scratch, environment, home; a checkout's `.git`
         stays read-only) and `layered` (seen through an overlay whose writes go with the
         command), and `tmp` is a file system of its own, as large as the config says, gone
-        when the command ends; `fixed` files inside `own` stay read-only; `layers[p]` are
+        when the command ends (None: TMPDIR lies in a layered directory, and goes with its
+        overlay); `fixed` files inside `own` stay read-only; `layers[p]` are
         more directories seen above layered `p` (a trial's own files). `root` (the run's
         root) stays read-only, and the paths `env`
         names under the host's temporary directories (a wheelhouse, a tool's home) stay
@@ -61,14 +62,14 @@ class Boundary:
         if self.bwrap is None:
             return list(inner)
         self.verify()
-        real = functools.partial(_existing, exclude=os.path.realpath(tmp))
+        real = functools.partial(_existing, exclude=os.path.realpath(tmp) if tmp else "")
         writable, over = real(own), real(layered)
         sealed = [os.path.join(p, ".git") for p in (*writable, *over)
                   if os.path.isdir(os.path.join(p, ".git"))] + [os.path.realpath(f) for f in fixed]
         return bwrap.argv(self.bwrap, inner,
                           read_only=(*self.protected, *_named(env or {}), os.path.realpath(root)),
                           layered=over, writable=writable, sealed=sealed, cwd=cwd,
-                          tmp=os.path.realpath(tmp), tmp_bytes=self.tmp_bytes,
+                          tmp=os.path.realpath(tmp) if tmp else None, tmp_bytes=self.tmp_bytes,
                           layers={os.path.realpath(p): [os.path.realpath(d) for d in ds]
                                   for p, ds in (layers or {}).items()})
 

@@ -14,6 +14,9 @@ from collections.abc import Callable
 
 OWNER_FILE = ".gate-owner"
 SIBLING = ".venv"  # the run's fresh environment, beside its root: `<root>.venv`
+LAYERS = ".layers"  # the trials' own files, beside its root (an overlay's layers may not
+# lie inside the directory it shows, and each command sees the root through one)
+SIBLINGS = (SIBLING, LAYERS)
 
 
 def _start_time(pid: int) -> str:
@@ -71,12 +74,13 @@ def clean(tempdir: str, prefix: str, before_removal: Callable[[str], None]) -> l
     removed = []
     with contextlib.suppress(OSError):
         for entry in os.scandir(tempdir):
-            if (not entry.name.startswith(prefix) or entry.name.endswith(SIBLING)
+            if (not entry.name.startswith(prefix) or entry.name.endswith(SIBLINGS)
                     or not entry.is_dir(follow_symlinks=False)):
                 continue
             if is_abandoned(entry.path):
                 before_removal(entry.path)
                 shutil.rmtree(entry.path, ignore_errors=True)
-                shutil.rmtree(entry.path + SIBLING, ignore_errors=True)
+                for sibling in SIBLINGS:
+                    shutil.rmtree(entry.path + sibling, ignore_errors=True)
                 removed.append(entry.path)
     return removed

@@ -39,6 +39,13 @@ def environment_dir(root: str) -> str:
     return root + stale.SIBLING
 
 
+def layers_dir(root: str) -> str:
+    """Where the run's trials put their own files (`gate/trials/layer.py`): beside its root,
+    not in it (removed with it). A command after the install sees the root through an
+    overlay, and an overlay's layers may not lie inside the directory it shows."""
+    return root + stale.LAYERS
+
+
 def end_commands(root: str) -> None:
     """Kill every process of the run whose root is `root`."""
     reaper.kill_marked(run_marker(root))
@@ -61,7 +68,8 @@ def temporary_root() -> Iterator[str]:
     finally:
         end_commands(root)
         shutil.rmtree(root, ignore_errors=True)
-        shutil.rmtree(environment_dir(root), ignore_errors=True)
+        for sibling in stale.SIBLINGS:
+            shutil.rmtree(root + sibling, ignore_errors=True)
 
 
 def checkout(repo: str, sha: str, dest: str) -> str:

@@ -46,9 +46,13 @@ def write(where: str, files: Mapping[str, bytes | None]) -> None:
 
 @contextlib.contextmanager
 def over(ws: Workspace, where: str, files: Mapping[str, bytes | None]) -> Iterator[Workspace]:
-    """`ws` with `files` in a layer at `where` above its checkout; the layer goes on exit."""
+    """`ws` with `files` in a layer at `where` above its checkout; the layer goes on exit.
+    Where each command sees the run's root through its overlay (`Workspace.seen_whole`), the
+    layer goes above the root, the files under the checkout's place in it."""
+    into = os.path.join(where, os.path.relpath(ws.checkout, ws.root())) if ws.seen_whole() \
+        else where
     try:
-        write(where, files)
+        write(into, files)
         yield dataclasses.replace(ws, layers=(*ws.layers, where))
     finally:
         shutil.rmtree(where, ignore_errors=True)

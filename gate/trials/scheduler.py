@@ -22,6 +22,7 @@ from contextlib import AbstractContextManager
 from typing import TypeVar
 
 from gate.engine.context import Workspace
+from gate.execution import workspace
 from gate.execution.overlay import overlay
 from gate.outcomes.testrun import run_tests
 from gate.trials import layer
@@ -38,8 +39,9 @@ def cores() -> int:
 
 
 def _tmp(trial: Trial) -> str:
-    """The trial's own temporary directory, beside the run's other directories (the boundary
-    makes the run root's directories the writable ones, and TMPDIR a tmpfs per command)."""
+    """The trial's own temporary directory, beside the run's other directories (in the
+    boundary each command after the install sees it through its overlay of the run's root,
+    so what it writes there goes with it; the install's TMPDIR is a tmpfs of its own)."""
     path = os.path.join(os.path.dirname(trial.workspace.scratch), f"tmp-{trial.name}")
     os.makedirs(path, exist_ok=True)
     return path
@@ -52,7 +54,7 @@ def _files_over(trial: Trial, ws: Workspace) -> Iterator[Workspace]:
     if not trial.overlay_files:
         yield ws
     elif layer.usable(ws):
-        where = os.path.join(os.path.dirname(ws.scratch), f"layer-{trial.name}")
+        where = os.path.join(workspace.layers_dir(ws.root()), trial.name)
         with layer.over(ws, where, trial.overlay_files) as mine:
             yield mine
     else:
