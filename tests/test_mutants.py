@@ -184,3 +184,17 @@ def test_python_a_count_whose_first_item_is_taken_is_no_mutant() -> None:
                     if m.kind == "constant")
     assert counts == [(2, "`0` → `1`"), (2, "`0` → `1`"), (3, "`0` → `1`"), (4, "`0` → `1`"),
                       (5, "`1` → `2`"), (6, "`1` → `2`"), (6, "`1` → `2`")]
+
+
+def test_python_an_if_that_asks_which_python_or_platform_is_no_mutant() -> None:
+    """agronholm/exceptiongroup 2a84dfd: `if sys.version_info < (3, 13):` → `if True` is the
+    same program on the gate's Python 3.11, a survivor no test can kill. Its body, and an
+    `if` that asks anything else, are still mutated."""
+    text = ("import sys\n\nif sys.version_info < (3, 13):\n    LIMIT = 3\n"
+            "if sys.platform == 'win32' or os.name == 'nt':\n    SEP = 1\n"
+            "if TYPE_CHECKING:\n    pass\n"
+            "def f(x):\n    if x > 2:\n        return x\n"
+            "    return 1 if platform.system() == 'Linux' else 2\n")
+    assert shown("m.py", text) == {4: "`3` → `4`", 6: "`1` → `2`",
+                                   10: "`if x > 2` → `if True`",
+                                   11: "`return x` → `return None`", 12: "`1` → `2`"}

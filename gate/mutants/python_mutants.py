@@ -54,6 +54,24 @@ def _span(node: ast.AST, at: _Offsets) -> tuple[int, int] | None:
     return at.at(node.lineno, node.col_offset), at.at(node.end_lineno, node.end_col_offset)
 
 
+# What an `if` may ask of the interpreter and platform that judge it, not of the change.
+_ENVIRONMENT = frozenset(("sys.version_info", "sys.platform", "sys.implementation", "os.name",
+                          "sys.byteorder", "sys.maxsize", "TYPE_CHECKING",
+                          "typing.TYPE_CHECKING"))
+
+
+def _asks_the_environment(test: ast.expr) -> bool:
+    """Whether an `if`'s test reads which Python or platform runs it (`if sys.version_info <
+    (3, 13):`): on the gate's one interpreter the test has one value, so `if True` in its
+    place is the same program where it is true, and code for another Python where it is
+    false; either way no test of the change can kill it (seen on agronholm/exceptiongroup
+    2a84dfd, a TypeVar defaults guard)."""
+    return any(isinstance(n, (ast.Name, ast.Attribute)) and ast.unparse(n) in _ENVIRONMENT
+               for n in ast.walk(test)) or any(
+        isinstance(n, ast.Call) and ast.unparse(n.func).startswith("platform.")
+        for n in ast.walk(test))
+
+
 def _left_out(tree: ast.Module) -> set[int]:
     """The ids of nodes whose subtree has nothing to test."""
     out: set[int] = set()
@@ -69,6 +87,9 @@ def _left_out(tree: ast.Module) -> set[int]:
             drop(node.annotation)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             drop(node.returns)
+        elif isinstance(node, (ast.If, ast.IfExp)) and _asks_the_environment(node.test):
+            out.add(id(node))  # no `if True` for it
+            drop(node.test)
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
             drop(node)  # a docstring
         elif isinstance(node, ast.Call) and calls.is_logging(ast.unparse(node.func)):
