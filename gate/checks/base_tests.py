@@ -163,11 +163,13 @@ def parts(planned: Planned, at_once: int, reuse: bool = False) -> list[Trial]:
 
 def judge(planned: Planned, outcomes: Sequence[Outcome] | None = None,
           passed_alone: frozenset[str] = frozenset(), at_once: int | None = None,
-          ) -> CheckResult:
+          failing_at_base: frozenset[str] = frozenset()) -> CheckResult:
     """The check's result: passed where its `parts` all passed (`outcomes`, in their order;
     None: run them here, split across `at_once` cores) and, where they were made for reuse,
     every unchanged file passed in a piece of the suite of its own (`passed_alone`); else
-    the whole unsplit run decides, so that a failure is the unsplit run's."""
+    the whole unsplit run decides, so that a failure is the unsplit run's. A test that
+    fails in the base's own run too (`failing_at_base`: the base's tests over the base's
+    code) is not the change's doing."""
     start = time.monotonic()
     reuse = bool(planned.unchanged) and set(planned.unchanged) <= passed_alone
     if outcomes is None:
@@ -181,10 +183,10 @@ def judge(planned: Planned, outcomes: Sequence[Outcome] | None = None,
         took = max([time.monotonic() - start, *(o.run.completed.duration_s for o in outcomes)])
         return CheckResult(ID, TITLE, "passed", False, f"{planned.what} pass on the head code",
                            duration_s=took)
-    return _unsplit(planned)
+    return _unsplit(planned, failing_at_base)
 
 
-def _unsplit(planned: Planned) -> CheckResult:
+def _unsplit(planned: Planned, failing_at_base: frozenset[str] = frozenset()) -> CheckResult:
     files, to_run, what = planned.files, planned.to_run, planned.what
     result = scheduler.run_one(planned.trial).run
     failed = [pin(t, files, to_run) for t in result.failed_tests]
@@ -192,6 +194,16 @@ def _unsplit(planned: Planned) -> CheckResult:
     if result.passed:
         return CheckResult(ID, TITLE, "passed", False, f"{what} pass on the head code",
                            duration_s=duration)
+    old = [t for t in failed if t.name in failing_at_base]
+    if old and result.completed.returncode in (0, 1):
+        # sloria/environs: a test that fails in the boundary at base and head alike was said
+        # as the change altering behaviour, beside the suite's "[pre-existing]" for it
+        failed = [t for t in failed if t.name not in failing_at_base]
+    if old and not failed and result.completed.returncode in (0, 1):
+        return CheckResult(ID, TITLE, "passed", False, (
+            f"{what} pass on the head code, but for {len(old)} test(s) that fail in the "
+            f"base's own run too ({_names([t.name for t in old], 3)}): not this change's "
+            "doing"), duration_s=duration)
     status: Status = "timeout" if result.completed.timed_out else (
         "error" if result.completed.not_found else "failed")
     lacking = dropped_deps.findings(

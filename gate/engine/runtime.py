@@ -377,11 +377,19 @@ def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Pro
     results[base_tests.ID] = timed(
         base_tests.ID, progress, lambda: planned if isinstance(planned, CheckResult) else
         base_tests.judge(planned, ran.beside if ran is not None else None,
-                         ran.passed_alone if ran is not None else frozenset()))
+                         ran.passed_alone if ran is not None else frozenset(),
+                         failing_at_base=_failing_at_base(base)))
     results[pinned.ID] = step.check(change, ws, command, os.path.dirname(ws.scratch),
                                     results[suite.ID], progress)
     _user_checks(change, ws, progress, results)
     return base, found, chosen.share(runs, base)
+
+
+def _failing_at_base(base: base_run.BaseOutcomes | None) -> frozenset[str]:
+    """The tests that failed in the base's own run."""
+    if base is None or base.counts is None:
+        return frozenset()
+    return frozenset(c.name for c in base.counts.failures())
 
 
 def _skipped_after_suite(change: Change, why: str, results: dict[str, CheckResult]) -> None:
