@@ -27,10 +27,3 @@ def test_uv_is_found_beside_the_gates_interpreter(monkeypatch: pytest.MonkeyPatc
     uv = installer.find_uv()
     assert uv is not None and uv.endswith("/uv")
     assert installer.pip_install() == f"{uv} pip install"
-
-
-def test_uv_compiles_what_it_installs_unless_the_user_says_otherwise() -> None:
-    assert installer.compiled_at_install({"PATH": "/bin"}) == {
-        "PATH": "/bin", "UV_COMPILE_BYTECODE": "1"}
-    assert installer.compiled_at_install({"UV_COMPILE_BYTECODE": "0"}) == {
-        "UV_COMPILE_BYTECODE": "0"}

@@ -85,7 +85,7 @@ def _fresh_workspace(root: str, checkout: str, timeout: float, test_prefix: tupl
     fresh = made() if made is not None else _environment(root, checkout)
     if fresh is not None:
         venv.add_path(fresh, pytest_runner.PLUGIN_DIR, "_gate_pytest_plugins")
-        env = with_venv(installer.compiled_at_install(installer.uv_settings(env)), fresh)
+        env = with_venv(installer.uv_settings(env), fresh)
     if boundary.bwrap is None:
         return Workspace(checkout, scratch, env, timeout, test_prefix, logs, boundary)
     # In the boundary (issue 22): a HOME of the run's own, and the user's caches and

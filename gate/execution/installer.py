@@ -39,12 +39,3 @@ def uv_settings(env: Mapping[str, str]) -> dict[str, str]:
         if pip_name in env and uv_name not in env:
             out[uv_name] = "true" if uv_name == "UV_NO_INDEX" else env[pip_name]
     return out
-
-
-def compiled_at_install(env: Mapping[str, str]) -> dict[str, str]:
-    """`env` where uv compiles the packages it installs to bytecode, as pip does by default
-    (a user's `UV_COMPILE_BYTECODE` wins). In the boundary each command after the install
-    sees the environment through an overlay whose writes go with it, so bytecode missing
-    there is compiled again by every command that imports the module: pytest's own took
-    0.2 s of each run's start here (bench/run, "floor")."""
-    return {"UV_COMPILE_BYTECODE": "1", **env}
