@@ -244,3 +244,33 @@ def test_a_fifo_the_install_left_in_the_checkout_leaves_pinned_reporting(
     assert (pinned(reports["fifo"])["status"], pinned(reports["fifo"])["summary"]) == (
         pinned(reports["hard-coded"])["status"], pinned(reports["hard-coded"])["summary"])
     assert found(reports["fifo"]) == found(reports["hard-coded"])
+
+
+OLD = "def twice(x):\n    return x * 2\n"
+GUARDED = SIGN + "\n\nimport sys\n\nif sys.version_info < (3, 0):\n    from calc._old import twice\n"
+
+
+def test_code_no_test_loads_on_this_python_gets_no_survivor_nor_passes_at_base(
+        tmp_path: Path, wheelhouse: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """agronholm/exceptiongroup (honest): its backport modules load only on Python < 3.11,
+    so on the gate's Python every mutant there survived and the new tests passed on the base
+    code: 6 wrong findings. A probe (the file made to fail when loaded) that the tests survive
+    says no test loads it here. The cheat this must not hide is in the other tests of this
+    file: their code is loaded, their probes are killed, their survivors stay."""
+    monkeypatch.setenv("PIP_FIND_LINKS", str(wheelhouse))
+    monkeypatch.setenv("PIP_NO_INDEX", "1")
+    base = project(**{"pyproject.toml": REVIEW, "calc/__init__.py": GUARDED,
+                      "calc/_old.py": OLD, "tests/test_calc.py": TEST_SIGN})
+    repo, _, _ = make_change(tmp_path / "r", base, {
+        "calc/_old.py": OLD.replace("x * 2", "x + x"),
+        "tests/test_calc.py": TEST_SIGN + "\n\ndef test_add_zero():\n"
+                                          "    assert add(0, 4) == 4\n"})
+    report = tmp_path / "report.json"
+    cli.main(["run", "--repo", str(repo.path), "--base", "main", "--head", "change",
+              "--format", "json", "--report", str(report)])
+    done = json.loads(report.read_text())
+    assert (done["verdict"], pinned(done)["findings"]) == ("pass", [])
+    assert pinned(done)["summary"] == (
+        "every new and changed test passes on the base code, and no test loads the changed "
+        "code here (calc/_old.py, on this Python); 0 of 1 mutants killed; left out: 1 "
+        "survivor(s) in calc/_old.py, which no test loads here (on this Python)")

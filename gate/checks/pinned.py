@@ -13,7 +13,7 @@ from gate.models import CheckResult, Finding, Severity, Status
 from gate.mutants import lines
 from gate.outcomes import junit
 from gate.outcomes.testrun import TestRun
-from gate.pinned import reach, runs, sides
+from gate.pinned import probe, reach, runs, sides
 
 ID = "pinned"
 TITLE = "The change is held by tests that can fail"
@@ -40,6 +40,13 @@ of its own over the installed checkout, else in a copy of it), with the test fil
 module (Go: its package; Rust, or none found: the whole command), then the whole command if
 those all pass. A mutant that every test survives is a `survived-mutant` finding at its line,
 showing the mutation. The summary says how many were killed and what was left out.
+
+Where a Python file's mutants survive, or the new tests pass on the base code, the gate asks
+whether any test loads the changed file at all: the file replaced by one that fails when it is
+loaded, run like a mutant. If every test survives that too, no test loads the file here (code
+for another Python version, `if sys.version_info < (3, 11)`): its survivors, and the new tests
+passing on the base code, are said in the summary, not as findings. An `if` that asks which
+Python or platform runs it gets no mutant.
 
 `pinned = "report"` (the default) shows the findings and leaves the verdict as it is;
 `"review"` (what `gate init` writes) makes them needs-review; `"off"` skips the check.
@@ -87,7 +94,8 @@ def _new_tests_skipped(ctx: DiffContext, paths: list[str], run: TestRun) -> bool
 
 
 def _fail_to_pass(ctx: DiffContext, ws: Workspace, command: str, side: sides.Sides,
-                  severity: Severity, run_timeout: float) -> tuple[str, list[Finding]]:
+                  severity: Severity, run_timeout: float, root: str, workers: int,
+                  ) -> tuple[str, list[Finding]]:
     """The summary's part and the finding of the head's tests over the base's code."""
     if not side.base_code:
         return "", []
@@ -116,6 +124,12 @@ def _fail_to_pass(ctx: DiffContext, ws: Workspace, command: str, side: sides.Sid
         # exactly what new tests passing on the base code confirm
         return "the new and changed tests pass on the base code (the code change only " \
             "removes lines)", []
+    code = [c.path for c in side.code]
+    if code and probe.not_loaded(ws, os.path.join(root, "probes"), command, code,
+                                 lambda path: reach.tests_of(ctx, path), workers,
+                                 run_timeout) >= set(code):
+        return (f"every new and changed test passes on the base code, and no test loads the "
+                f"changed code here ({_names(sorted(set(code)))}, on this Python)"), []
     where = side.first_line
     named = _names(side.tests or side.rust_tests)
     return "every new and changed test passes on the base code", [Finding(
@@ -138,11 +152,19 @@ def _mutants(ctx: DiffContext, ws: Workspace, command: str, side: sides.Sides, r
     survived = [d for d in ran if d.run is not None and d.run.passed]
     timed_out = [d for d in ran if d.run is not None and d.run.completed.timed_out]
     killed = len(ran) - len(survived) - len(timed_out)
+    unloaded = probe.not_loaded(ws, os.path.join(root, "probes"), command,
+                                (d.mutant.path for d in survived),
+                                lambda path: reach.tests_of(ctx, path), budget.workers,
+                                budget.run_timeout) if survived else set()
     findings = [Finding(d.mutant.path, d.mutant.line, "survived-mutant",
                         f"{d.mutant.shown}: every test still passes", severity=severity)
-                for d in survived]
+                for d in survived if d.mutant.path not in unloaded]
     text = f"{killed} of {len(ran)} mutants killed"
     left = []
+    if unloaded:
+        gone = sum(d.mutant.path in unloaded for d in survived)
+        left.append(f"{gone} survivor(s) in {_names(sorted(unloaded))}, which no test loads "
+                    "here (on this Python)")
     if timed_out:
         left.append(f"{len(timed_out)} timed out")
     if len(done) > len(ran):
@@ -161,9 +183,10 @@ def run(ctx: DiffContext, ws: Workspace, command: str, root: str, review: bool,
     side = sides.read(ctx)
     if not side.base_code:
         return CheckResult(ID, TITLE, "passed", False, "no code changed")
-    base_part, findings = _fail_to_pass(ctx, ws, command, side, severity, budget.run_timeout)
-    mutant_part, survivors = _mutants(ctx, ws, command, side, os.path.join(root, "pinned"),
-                                      budget, severity)
+    where = os.path.join(root, "pinned")
+    base_part, findings = _fail_to_pass(ctx, ws, command, side, severity, budget.run_timeout,
+                                        where, budget.workers)
+    mutant_part, survivors = _mutants(ctx, ws, command, side, where, budget, severity)
     findings += survivors
     summary = "; ".join(p for p in (base_part, mutant_part) if p)
     status: Status = "failed" if review and findings else "passed"

@@ -47,7 +47,7 @@ def _whole(command: str) -> Callable[[Outcome], Trial | None]:
 
 def mutants(ws: Workspace, root: str, command: str, chosen: Sequence[Mutant],
             reach: Callable[[str], list[str]], seconds: float, workers: int,
-            run_timeout: float) -> list[MutantRun]:
+            run_timeout: float, name: str = "pinned-mutant") -> list[MutantRun]:
     """Each mutant run with the tests that reach it (`reach(path)`: [] for the whole
     command), `workers` at a time; none is started that would end (by the longest run so far)
     after `seconds`. A run is cut off after `run_timeout` (a mutant that loops forever)."""
@@ -61,7 +61,7 @@ def mutants(ws: Workspace, root: str, command: str, chosen: Sequence[Mutant],
     shown = {path: judged_files.read(os.path.join(ws.checkout, path), follow=True) or b""
              for path in scope}
     trials = [kinds.mutant(limited, command, m.path, m.applied(shown[m.path]), scope[m.path],
-                           f"pinned-mutant-{i}") for i, m in enumerate(chosen, 1)]
+                           f"{name}-{i}") for i, m in enumerate(chosen, 1)]
     done = scheduler.run_within(trials, workers, seconds, then=_whole(command),
                                 place=kinds.in_copy(root))
     return [MutantRun(m, d.run if d is not None else None, scoped[m.path])

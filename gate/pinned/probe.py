@@ -1,0 +1,37 @@
+"""Whether the tests load a changed file at all, asked by what happens: the file replaced by
+one that fails as soon as it is loaded, run like a mutant (the tests that name its module,
+then the whole command). A probe the tests survive means no test loads the file here: its
+mutants cannot be killed and new tests cannot fail for it, whatever the tests are worth.
+agronholm/exceptiongroup loads its backport modules only on Python < 3.11, so on the gate's
+3.11 every mutant there survived and its new tests passed on the base code (6 wrong findings).
+Python only: a Go or Rust file that does not build fails its package's tests either way."""
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable, Iterable
+
+from gate.engine.context import Workspace
+from gate.mutants.mutant import Mutant
+from gate.pinned import runs
+
+_FAILS_WHEN_LOADED = {
+    ".py": b"raise RuntimeError('gate: a probe of whether the tests load this file')\n"}
+
+
+def probe(path: str) -> Mutant | None:
+    """`path` made to fail when it is loaded (None: not a language probed)."""
+    text = _FAILS_WHEN_LOADED.get(posixpath.splitext(path)[1])
+    return Mutant(path, 1, "statement", 0, 0, text, "the file",
+                  "a file that fails when it is loaded") if text else None
+
+
+def not_loaded(ws: Workspace, root: str, command: str, paths: Iterable[str],
+               reach: Callable[[str], list[str]], workers: int, run_timeout: float,
+               ) -> set[str]:
+    """The `paths` whose probe every test survived: no test loads them here."""
+    probes = [p for p in map(probe, sorted(set(paths))) if p is not None]
+    if not probes:
+        return set()
+    done = runs.mutants(ws, root, command, probes, reach, run_timeout, workers, run_timeout,
+                        name="pinned-probe")
+    return {d.mutant.path for d in done if d.run is not None and d.run.passed}
