@@ -247,7 +247,8 @@ def test_a_fifo_the_install_left_in_the_checkout_leaves_pinned_reporting(
 
 
 OLD = "def twice(x):\n    return x * 2\n"
-GUARDED = SIGN + "\n\nimport sys\n\nif sys.version_info < (3, 0):\n    from calc._old import twice\n"
+GUARDED = (SIGN + "\n\nimport sys\n\nif sys.version_info < (3, 0):\n"
+           "    from calc._old import twice\n")
 
 
 def test_code_no_test_loads_on_this_python_gets_no_survivor_nor_passes_at_base(
