@@ -19,7 +19,7 @@ Kind = Literal["skip", "xfail", "focus", "todo"]
 Language = languages.Family
 
 SKIP = "the test it marks no longer runs"
-SKIP_IF = "the test it marks no longer runs when the condition holds"
+SKIP_IF = "the test it marks does not run when the condition holds"
 SKIP_HERE = "the test stops here and is reported as skipped, not failed"
 XFAIL = "the test still runs, but its failure no longer fails the suite"
 FOCUS = "only the focused tests run; every other test around them is silently left out"
