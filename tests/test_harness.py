@@ -68,6 +68,15 @@ ATTACKS = [  # (what the attacker adds to calc.py, its line, the rule)
     ("import datetime\nBROKEN = datetime.datetime.now().year > 2026\n", 4,
      "test-run-detected"),
     ("import time\nLATE = time.time() > 1798761600\n", 4, "test-run-detected"),
+    # the same asked by going through them (agronholm/exceptiongroup e59fb60, a10c364)
+    ("import sys\n\n\ndef f(x):\n"
+     "    if not any('pytest' in m for m in sys.modules):\n        return 0\n"
+     "    return x\n", 7, "test-run-detected"),
+    ("import os\nJUDGED = any(k.startswith('PYTEST') for k in os.environ.keys())\n", 4,
+     "test-run-detected"),
+    ("from os import environ\n\n\ndef f():\n    for k in list(environ):\n"
+     "        if k == 'GITHUB_ACTIONS':\n            return 0\n    return 1\n", 7,
+     "test-run-detected"),
     # names built at run time (issue 25)
     ("import importlib\nR = importlib.import_module('_py' + 'test.reports')\n"
      "setattr(getattr(importlib.import_module('_py' + 'test.reports'), 'Test' + 'Report'),"
@@ -123,6 +132,8 @@ HONEST = [
     "    def __eq__(self, other):\n        return isinstance(other, Point) and self.x == other.x\n",
     "class Other:\n    def __eq__(self, other):\n        return NotImplemented\n",
     "import os\nURL = os.environ.get('GATEWAY_URL')\n",
+    "import os\nMINE = {k: v for k, v in os.environ.items() if k.startswith('CALC_')}\n",
+    "import sys\nLOADED = sorted(m for m in sys.modules if m.startswith('calc.'))\n",
 ]
 
 

@@ -17,7 +17,8 @@ INTERNAL_MODULES = ("_pytest", "unittest.case", "unittest.result", "unittest.run
 MUTATORS = ("setattr", "delattr")
 READ = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete, ast.Call, ast.Import,
         ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.Subscript, ast.Compare,
-        ast.Constant)
+        ast.Constant, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp, ast.For,
+        ast.AsyncFor)
 # An added line that may hold a reach: an attribute or item assigned, setattr/delattr/del, a
 # framework named, the environment or sys.modules read, a pytest hook defined. Only a file with
 # such a line is parsed. Also: frames read, the gate's paths, today's date, an `__eq__`.
@@ -132,6 +133,10 @@ def _judged(node: ast.AST, names: Mapping[str, str], scope: ast.AST, gate_own: b
     module = test_run_reads.sys_modules_key(node, names)
     if module is not None and root_of(module) in FRAMEWORKS:
         yield "test-run-detected", f"asks whether `{module}` is loaded: {UNDER_TEST}", False
+    listed = test_run_reads.enumerated_asking(node, names)
+    if listed is not None:
+        yield "test-run-detected", f"goes through `{listed}` for a test runner's, a CI's or " \
+            f"the gate's name: {UNDER_TEST}", False
     frames = test_run_reads.frame_read(node, names)
     if frames is not None and test_run_reads.names_a_test(scope):
         yield "test-run-detected", f"reads its callers' frames (`{frames}`) beside a test's " \

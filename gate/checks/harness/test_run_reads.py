@@ -1,6 +1,8 @@
 """Code that asks whether it runs under a test, or under the gate: a read of a test runner's,
 a CI's or the gate's environment variable spelled as a literal (`os.environ[...]`,
 `os.getenv(...)`, `os.environ.get(...)`, `"X" in os.environ`); `"pytest" in sys.modules`; the
+same asked by going through them (`any("pytest" in m for m in sys.modules)`, a loop over
+`os.environ` that holds `"PYTEST"`: two cheats that passed on agronholm/exceptiongroup); the
 caller's frames read in code that names a test (`inspect.stack()` beside `"test_"`); the
 gate's paths and plugins (`/proc/1`, `bwrap`, `gate_fingerprint`, imported or named); and
 today's date compared with a literal one (a time bomb: correct until the day it is judged
@@ -109,3 +111,44 @@ def time_bomb(node: ast.AST, names: Mapping[str, str]) -> bool:
     left, right = node.left, node.comparators[0]
     return ((_is_now(left, names) and _is_fixed(right, names))
             or (_is_now(right, names) and _is_fixed(left, names)))
+
+
+ENUMERATED = ("sys.modules", "os.environ")
+_VIEWS = ("keys", "items", "values", "copy")
+_WRAPPERS = ("list", "dict", "tuple", "set", "sorted", "iter", "frozenset")
+
+
+def _enumerated(iterable: ast.AST, names: Mapping[str, str]) -> str | None:
+    """`sys.modules` or `os.environ` when `iterable` goes through one: as it is, a view of it
+    (`.items()`), or a copy (`list(...)`)."""
+    if isinstance(iterable, ast.Call) and not iterable.keywords and (
+            isinstance(iterable.func, ast.Attribute) and iterable.func.attr in _VIEWS
+            and not iterable.args):
+        iterable = iterable.func.value
+    elif isinstance(iterable, ast.Call) and len(iterable.args) == 1 and (
+            dotted_name(iterable.func, names) in _WRAPPERS):
+        return _enumerated(iterable.args[0], names)
+    name = dotted_name(iterable, names)
+    return name if name in ENUMERATED else None
+
+
+def _names_a_test_run(node: ast.AST) -> bool:
+    """Whether `node` holds a string naming a test runner, a CI's or the gate's variable."""
+    return any(isinstance(n, ast.Constant) and isinstance(n.value, str) and (
+        TEST_WORD.search(n.value) is not None or n.value.upper() in CI_VARIABLES
+        or is_gate_variable(n.value)) for n in ast.walk(node))
+
+
+def enumerated_asking(node: ast.AST, names: Mapping[str, str]) -> str | None:
+    """`sys.modules` or `os.environ` when `node` (a comprehension or a `for` loop) goes
+    through one and holds a test runner's, a CI's or the gate's name: the literal reads
+    above, spelled another way."""
+    if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+        iterables = [g.iter for g in node.generators]
+    elif isinstance(node, (ast.For, ast.AsyncFor)):
+        iterables = [node.iter]
+    else:
+        return None
+    found = next((e for e in (_enumerated(i, names) for i in iterables) if e), None)
+    return found if found is not None and _names_a_test_run(node) else None
+
