@@ -38,3 +38,35 @@ def test_a_test_failing_at_base_too_is_not_the_changes_doing(old_failure: dict[s
         "(tests/test_a.py::test_env_dependent): not this change's doing")
     assert "[pre-existing: fails at base too]" in check(old_failure, "suite")["findings"][0][
         "message"]
+
+
+TEST_B = ("import os\n\nfrom calc import add\n\n\ndef test_add_then_env():\n"
+          "    assert add(2, 3) == 5 and os.environ.get('NEVER_SET_BY_ANYONE') == '1'\n")
+
+
+@pytest.fixture(scope="module")
+def another_way(tmp_path_factory: pytest.TempPathFactory, wheelhouse: Path) -> dict[str, Any]:
+    """The twin: the test fails at base (an AssertionError), and on the head code otherwise
+    (the change makes `add` raise): that is the change's doing. So is a base test a head
+    command made fail beside it (a port held: an OSError), which this stands for."""
+    base = project(**{"tests/test_b.py": TEST_B})
+    head: dict[str, str | None] = {
+        "tests/test_b.py": TEST_B + "\n\ndef test_more():\n    assert True\n",
+        "calc/__init__.py": CALC.replace("return a + b", "raise ValueError(a)")}
+    return _gate(tmp_path_factory.mktemp("other"), wheelhouse, base, head)
+
+
+def test_a_test_failing_at_base_another_way_is_still_said(another_way: dict[str, Any]) -> None:
+    checked = check(another_way, "base-tests")
+    assert checked["status"] == "failed"
+    assert [(f["path"], f["rule"]) for f in checked["findings"]] == [
+        ("tests/test_b.py", "base-test-failed"), ("tests/test_calc.py", "base-test-failed")]
+    assert "ValueError" in checked["findings"][0]["message"]
+
+
+def test_what_a_failure_is_without_its_particulars() -> None:
+    from gate.checks import base_tests
+    assert base_tests.failure_kind("OSError: [Errno 18] Invalid cross-device link: '/a'\n"
+                                   "more") == "OSError"
+    assert base_tests.failure_kind("assert 1 == 2") == "assert 1 == 2"
+    assert base_tests.failure_kind("") == ""

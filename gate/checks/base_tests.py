@@ -161,15 +161,25 @@ def parts(planned: Planned, at_once: int, reuse: bool = False) -> list[Trial]:
             for i, p in enumerate(found, 1)]
 
 
+def failure_kind(message: str) -> str:
+    """What a failure is, without its particulars: its first line up to the first colon
+    (`OSError`, `AssertionError`), or the whole first line."""
+    first = message.strip().splitlines()[0] if message.strip() else ""
+    return first.split(":", 1)[0].strip()
+
+
 def judge(planned: Planned, outcomes: Sequence[Outcome] | None = None,
           passed_alone: frozenset[str] = frozenset(), at_once: int | None = None,
-          failing_at_base: frozenset[str] = frozenset()) -> CheckResult:
+          failing_at_base: Mapping[str, str] | None = None) -> CheckResult:
     """The check's result: passed where its `parts` all passed (`outcomes`, in their order;
     None: run them here, split across `at_once` cores) and, where they were made for reuse,
     every unchanged file passed in a piece of the suite of its own (`passed_alone`); else
     the whole unsplit run decides, so that a failure is the unsplit run's. A test that
-    fails in the base's own run too (`failing_at_base`: the base's tests over the base's
-    code) is not the change's doing."""
+    fails in the base's own run too, the same way (`failing_at_base`: test -> its
+    `failure_kind` in the base's tests over the base's code), is not the change's doing. The
+    same way: the base's run may run beside the head's commands, and one that holds a port
+    the base's test needs would make it fail at base otherwise (`OSError` for an
+    `AssertionError`), and hide what base-tests found."""
     start = time.monotonic()
     reuse = bool(planned.unchanged) and set(planned.unchanged) <= passed_alone
     if outcomes is None:
@@ -183,10 +193,10 @@ def judge(planned: Planned, outcomes: Sequence[Outcome] | None = None,
         took = max([time.monotonic() - start, *(o.run.completed.duration_s for o in outcomes)])
         return CheckResult(ID, TITLE, "passed", False, f"{planned.what} pass on the head code",
                            duration_s=took)
-    return _unsplit(planned, failing_at_base)
+    return _unsplit(planned, failing_at_base or {})
 
 
-def _unsplit(planned: Planned, failing_at_base: frozenset[str] = frozenset()) -> CheckResult:
+def _unsplit(planned: Planned, failing_at_base: Mapping[str, str]) -> CheckResult:
     files, to_run, what = planned.files, planned.to_run, planned.what
     result = scheduler.run_one(planned.trial).run
     failed = [pin(t, files, to_run) for t in result.failed_tests]
@@ -194,11 +204,11 @@ def _unsplit(planned: Planned, failing_at_base: frozenset[str] = frozenset()) ->
     if result.passed:
         return CheckResult(ID, TITLE, "passed", False, f"{what} pass on the head code",
                            duration_s=duration)
-    old = [t for t in failed if t.name in failing_at_base]
+    old = [t for t in failed if failing_at_base.get(t.name) == failure_kind(t.message)]
     if old and result.completed.returncode in (0, 1):
         # sloria/environs: a test that fails in the boundary at base and head alike was said
         # as the change altering behaviour, beside the suite's "[pre-existing]" for it
-        failed = [t for t in failed if t.name not in failing_at_base]
+        failed = [t for t in failed if t not in old]
     if old and not failed and result.completed.returncode in (0, 1):
         return CheckResult(ID, TITLE, "passed", False, (
             f"{what} pass on the head code, but for {len(old)} test(s) that fail in the "

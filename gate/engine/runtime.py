@@ -385,11 +385,11 @@ def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Pro
     return base, found, chosen.share(runs, base)
 
 
-def _failing_at_base(base: base_run.BaseOutcomes | None) -> frozenset[str]:
-    """The tests that failed in the base's own run."""
+def _failing_at_base(base: base_run.BaseOutcomes | None) -> dict[str, str]:
+    """The tests that failed in the base's own run, and how (`base_tests.failure_kind`)."""
     if base is None or base.counts is None:
-        return frozenset()
-    return frozenset(c.name for c in base.counts.failures())
+        return {}
+    return {c.name: base_tests.failure_kind(c.message) for c in base.counts.failures()}
 
 
 def _skipped_after_suite(change: Change, why: str, results: dict[str, CheckResult]) -> None:
