@@ -5,6 +5,7 @@ scenario, shared by its asserts."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -275,3 +276,21 @@ def test_code_no_test_loads_on_this_python_gets_no_survivor_nor_passes_at_base(
         "every new and changed test passes on the base code, and no test loads the changed "
         "code here (calc/_old.py, on this Python); 0 of 1 mutants killed; left out: 1 "
         "survivor(s) in calc/_old.py, which no test loads here (on this Python)")
+
+
+def test_mutants_left_out_by_the_budget_say_how_much_it_was_and_how_to_give_more(
+        tmp_path: Path, wheelhouse: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """sloria/environs: "the time budget was spent" after 1.3 s of mutants read as a fault;
+    the budget is `pinned-time` suite runs, and the summary now says so."""
+    monkeypatch.setenv("PIP_FIND_LINKS", str(wheelhouse))
+    monkeypatch.setenv("PIP_NO_INDEX", "1")
+    tight = REVIEW.replace("pinned-time = 50", "pinned-time = 0.001")
+    base = project(**{"pyproject.toml": tight, "calc/__init__.py": SIGN,
+                      "tests/test_calc.py": TEST_SIGN})
+    repo, _, _ = make_change(tmp_path / "r", base, SCENARIOS["hard-coded"])
+    report = tmp_path / "report.json"
+    cli.main(["run", "--repo", str(repo.path), "--base", "main", "--head", "change",
+              "--format", "json", "--report", str(report)])
+    summary = pinned(json.loads(report.read_text()))["summary"]
+    assert re.search(r"\d+ not run \(the time budget of 0\.0 s was spent: `pinned-time` in "
+                     r"\[tool\.gate\] gives more\)", summary), summary

@@ -168,7 +168,8 @@ def _mutants(ctx: DiffContext, ws: Workspace, command: str, side: sides.Sides, r
     if timed_out:
         left.append(f"{len(timed_out)} timed out")
     if len(done) > len(ran):
-        left.append(f"{len(done) - len(ran)} not run (the time budget was spent)")
+        left.append(f"{len(done) - len(ran)} not run (the time budget of {budget.seconds:.1f} s "
+                    "was spent: `pinned-time` in [tool.gate] gives more)")
     if chosen.over_budget:
         left.append(f"{chosen.over_budget} line(s) over the budget of {budget.mutants} mutants")
     if chosen.nothing_to_test:
