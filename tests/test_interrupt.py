@@ -69,3 +69,22 @@ def test_an_interrupted_base_run_is_not_cached_as_the_base_outcomes(tmp_path: Pa
     kept = [p.name for p in (cache / "gate").rglob("*") if p.is_file()] if (
         cache / "gate").exists() else []
     assert kept == [], kept
+
+
+def test_no_command_of_an_ended_run_starts(tmp_path: Path) -> None:
+    """The race behind a SIGTERM that waited out a `sleep 600`: the base's thread, between
+    its install and its suite when the run was ended, started its suite after the ended run's
+    processes were killed. A command marked with an ended run's marker does not start."""
+    from gate.execution import process, workspace
+
+    root = tmp_path / "gate-abc"
+    root.mkdir()
+    marked = {**os.environ, workspace.run_marker(str(root)): "1"}
+    workspace.end_commands(str(root))
+    done = process.run_shell(f"touch {tmp_path / 'started'}", cwd=str(tmp_path), env=marked,
+                             timeout=30)
+    assert (done.returncode, done.ok) == (-signal.SIGKILL, False)
+    assert not (tmp_path / "started").exists()
+    other = process.run_shell(f"touch {tmp_path / 'other'}", cwd=str(tmp_path),
+                              env=dict(os.environ), timeout=30)  # another run's: starts
+    assert other.ok and (tmp_path / "other").exists()

@@ -151,20 +151,24 @@ def _run(argv: Sequence[str], shown: str, cwd: str, env: Mapping[str, str], time
          limit: int, sink: IO[bytes] | None) -> Completed:
     marker = reaper.new_marker("CMD")
     start = time.monotonic()
-    try:
-        proc = subprocess.Popen(
-            list(argv),
-            cwd=cwd,
-            env={**env, marker: "1"},
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    except FileNotFoundError:
-        if sink is not None:
-            sink.write(f"command not found: {argv[0]}\n".encode())
-        return Completed(shown, 127, f"command not found: {argv[0]}", False, True, 0.0)
+    with reaper.starting(env) as may:
+        if not may:  # its run was ended (interrupted): as if killed at once
+            return Completed(shown, -signal.SIGKILL, "not started: the run was ended", False,
+                             False, 0.0)
+        try:
+            proc = subprocess.Popen(
+                list(argv),
+                cwd=cwd,
+                env={**env, marker: "1"},
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        except FileNotFoundError:
+            if sink is not None:
+                sink.write(f"command not found: {argv[0]}\n".encode())
+            return Completed(shown, 127, f"command not found: {argv[0]}", False, True, 0.0)
     buffer = BoundedBuffer(limit)
     reader = threading.Thread(target=_pump, args=(proc.stdout, buffer, sink), daemon=True)
     reader.start()

@@ -12,7 +12,9 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import threading
 import time
+from collections.abc import Iterator, Mapping
 
 PROC = "/proc"
 
@@ -63,3 +65,25 @@ def kill_marked(variable: str, patience: float = 5.0) -> list[int]:
                 if pid not in killed:
                     killed.append(pid)
         time.sleep(0.01)
+
+
+_ENDED: set[str] = set()  # the run markers whose commands were ended: none starts again
+_STARTING = threading.Lock()  # held from the check to the start, and while a run is ended
+
+
+@contextlib.contextmanager
+def starting(env: Mapping[str, str]) -> Iterator[bool]:
+    """Whether a command with `env` may start (False: its run was ended, `end`), held until
+    it has started: an `end` that comes after it finds it and kills it. Without this, a thread
+    of the run between two commands (the base's, after its install) started its next one
+    after the run was ended, and the gate waited for its `sleep 600` on Ctrl-C or SIGTERM."""
+    with _STARTING:
+        yield not any(marker in env for marker in _ENDED)
+
+
+def end(variable: str) -> list[int]:
+    """`kill_marked(variable)`, and no command marked with it starts from now on."""
+    with _STARTING:
+        _ENDED.add(variable)
+    return kill_marked(variable)
+

@@ -47,8 +47,8 @@ def layers_dir(root: str) -> str:
 
 
 def end_commands(root: str) -> None:
-    """Kill every process of the run whose root is `root`."""
-    reaper.kill_marked(run_marker(root))
+    """Kill every process of the run whose root is `root`; none of it starts after."""
+    reaper.end(run_marker(root))
 
 
 def clean_stale(tempdir: str | None = None) -> list[str]:
