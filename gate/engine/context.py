@@ -137,14 +137,15 @@ class Workspace:
         checkout into its temporary directory (sloria/environs moves its .env to `tmp_path`:
         across an overlay of the checkout and a tmpfs of TMPDIR that was EXDEV, "Invalid
         cross-device link", a false failure on every commit)."""
-        inside = [os.path.join(self.root(), "")]
+        inside = os.path.join(self.root(), "")
         return self.sealed and self.boundary.overlays and all(
-            os.path.join(p, "").startswith(inside[0])
+            p and os.path.join(p, "").startswith(inside)
             for p in (self.checkout, self.home, self.env.get("TMPDIR", "")))
 
     def wrap(self, argv: Sequence[str], cwd: str) -> list[str]:
         """A command of the judged code as it is started: in the run's isolation boundary."""
-        mine = [self.checkout, self.env.get("VIRTUAL_ENV", ""), self.home]
+        venv = self.env.get("VIRTUAL_ENV", "")
+        mine = [self.checkout, venv, self.home]
         warmed = self.caches if self.warms_caches else ()
         root, tmp = self.root(), self.env.get("TMPDIR", os.path.join(self.scratch, "tmp"))
         fixed = self.scratch_files() if self.boundary.bwrap else []
@@ -152,7 +153,7 @@ class Workspace:
         if not self.boundary.overlays:  # later commands share what earlier ones wrote
             own, layered = [self.scratch, *mine, *warmed], []
         elif self.seen_whole():  # the root through one overlay: TMPDIR is in it, no tmpfs
-            own, layered = [self.scratch], [root, mine[1], *self.tools, *self.caches]
+            own, layered = [self.scratch], [root, venv, *self.tools, *self.caches]
             fixed.append(os.path.join(self.checkout, ".git"))
             layers, tmp = ({root: self.layers} if self.layers else None), ""
         elif self.sealed:
