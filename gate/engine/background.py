@@ -8,6 +8,8 @@ import threading
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
+from gate.execution import waiting
+
 T = TypeVar("T")
 
 
@@ -27,11 +29,11 @@ class Background(Generic[T]):
 
     def wait(self) -> None:
         """Wait for the work, whatever its outcome (which is not looked at)."""
-        self._thread.join()
+        waiting.join(self._thread)
 
     def result(self) -> T:
         """Wait for the work; raise what it raised."""
-        self._thread.join()
+        waiting.join(self._thread)
         if self._error is not None:
             raise self._error
         return self._value[0]

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import IO
 
-from gate.execution import logs, reaper
+from gate.execution import logs, reaper, waiting
 
 OUTPUT_LIMIT = 1024 * 1024
 WRAPPER = '/bin/sh -c "$1"; exit $?'
@@ -178,7 +178,7 @@ def _run(argv: Sequence[str], shown: str, cwd: str, env: Mapping[str, str], time
     waiter.start()
     timed_out = False
     try:
-        waiter.join(timeout)
+        waiting.join(waiter, timeout)
         timed_out = waiter.is_alive()
     finally:
         # Whatever happened (timeout, Ctrl-C), nothing the command started outlives it.

@@ -22,7 +22,7 @@ from contextlib import AbstractContextManager
 from typing import TypeVar
 
 from gate.engine.context import Workspace
-from gate.execution import workspace
+from gate.execution import waiting, workspace
 from gate.execution.overlay import overlay
 from gate.outcomes.testrun import run_tests
 from gate.trials import layer
@@ -117,7 +117,7 @@ def run_jobs(job: Callable[[Trial], J], trials: Sequence[Trial], at_once: int) -
     pool = ThreadPoolExecutor(max_workers=max(1, min(at_once, len(trials))),
                               thread_name_prefix="gate-trial")
     try:
-        done = list(pool.map(job, trials))
+        done = [waiting.result(f) for f in [pool.submit(job, t) for t in trials]]
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
         raise
