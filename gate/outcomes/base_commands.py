@@ -55,4 +55,5 @@ def test_command(repo: str, base_sha: str, configured: str | None, checkout: str
     imply, else (the base implies none) the one the `checkout` implies."""
     if configured is not None:
         return configured
-    return resolved(repo, base_sha, "", None)[1] or detect.test_command(checkout)
+    with laid_out(repo, base_sha) as root:
+        return detect.test_command(root) or detect.test_command(checkout)
