@@ -94,7 +94,7 @@ def _new_tests_skipped(ctx: DiffContext, paths: list[str], run: TestRun) -> bool
 
 
 def _fail_to_pass(ctx: DiffContext, ws: Workspace, command: str, side: sides.Sides,
-                  severity: Severity, run_timeout: float, root: str, workers: int,
+                  severity: Severity, run_timeout: float, probes: probe.Probes,
                   ) -> tuple[str, list[Finding]]:
     """The summary's part and the finding of the head's tests over the base's code."""
     if not side.base_code:
@@ -125,9 +125,7 @@ def _fail_to_pass(ctx: DiffContext, ws: Workspace, command: str, side: sides.Sid
         return "the new and changed tests pass on the base code (the code change only " \
             "removes lines)", []
     code = [c.path for c in side.code]
-    if code and probe.not_loaded(ws, os.path.join(root, "probes"), command, code,
-                                 lambda path: reach.tests_of(ctx, path), workers,
-                                 run_timeout) >= set(code):
+    if code and probes.not_loaded(code) >= set(code):
         return (f"every new and changed test passes on the base code, and no test loads the "
                 f"changed code here ({_names(sorted(set(code)))}, on this Python)"), []
     where = side.first_line
@@ -139,7 +137,8 @@ def _fail_to_pass(ctx: DiffContext, ws: Workspace, command: str, side: sides.Sid
 
 
 def _mutants(ctx: DiffContext, ws: Workspace, command: str, side: sides.Sides, root: str,
-             budget: Budget, severity: Severity) -> tuple[str, list[Finding]]:
+             budget: Budget, severity: Severity, probes: probe.Probes,
+             ) -> tuple[str, list[Finding]]:
     if budget.mutants == 0 or not side.code:
         return ("mutants off (pinned-mutants = 0)" if side.code else ""), []
     chosen = lines.choose(side.code, budget.mutants)
@@ -152,10 +151,7 @@ def _mutants(ctx: DiffContext, ws: Workspace, command: str, side: sides.Sides, r
     survived = [d for d in ran if d.run is not None and d.run.passed]
     timed_out = [d for d in ran if d.run is not None and d.run.completed.timed_out]
     killed = len(ran) - len(survived) - len(timed_out)
-    unloaded = probe.not_loaded(ws, os.path.join(root, "probes"), command,
-                                (d.mutant.path for d in survived),
-                                lambda path: reach.tests_of(ctx, path), budget.workers,
-                                budget.run_timeout) if survived else set()
+    unloaded = probes.not_loaded(d.mutant.path for d in survived)
     findings = [Finding(d.mutant.path, d.mutant.line, "survived-mutant",
                         f"{d.mutant.shown}: every test still passes", severity=severity)
                 for d in survived if d.mutant.path not in unloaded]
@@ -185,9 +181,12 @@ def run(ctx: DiffContext, ws: Workspace, command: str, root: str, review: bool,
     if not side.base_code:
         return CheckResult(ID, TITLE, "passed", False, "no code changed")
     where = os.path.join(root, "pinned")
+    probes = probe.Probes(ws, os.path.join(where, "probes"), command,
+                          lambda path: reach.tests_of(ctx, path), budget.workers,
+                          budget.run_timeout)
     base_part, findings = _fail_to_pass(ctx, ws, command, side, severity, budget.run_timeout,
-                                        where, budget.workers)
-    mutant_part, survivors = _mutants(ctx, ws, command, side, where, budget, severity)
+                                        probes)
+    mutant_part, survivors = _mutants(ctx, ws, command, side, where, budget, severity, probes)
     findings += survivors
     summary = "; ".join(p for p in (base_part, mutant_part) if p)
     status: Status = "failed" if review and findings else "passed"

@@ -25,13 +25,23 @@ def probe(path: str) -> Mutant | None:
                   "a file that fails when it is loaded") if text else None
 
 
-def not_loaded(ws: Workspace, root: str, command: str, paths: Iterable[str],
-               reach: Callable[[str], list[str]], workers: int, run_timeout: float,
-               ) -> set[str]:
-    """The `paths` whose probe every test survived: no test loads them here."""
-    probes = [p for p in map(probe, sorted(set(paths))) if p is not None]
-    if not probes:
-        return set()
-    done = runs.mutants(ws, root, command, probes, reach, run_timeout, workers, run_timeout,
-                        name="pinned-probe")
-    return {d.mutant.path for d in done if d.run is not None and d.run.passed}
+class Probes:
+    """Each file probed once per run, whichever part of `pinned` asks first."""
+
+    def __init__(self, ws: Workspace, root: str, command: str,
+                 reach: Callable[[str], list[str]], workers: int, run_timeout: float) -> None:
+        self._ws, self._root, self._command, self._reach = ws, root, command, reach
+        self._workers, self._run_timeout = workers, run_timeout
+        self._asked: dict[str, bool] = {}  # path -> loaded by no test
+
+    def not_loaded(self, paths: Iterable[str]) -> set[str]:
+        """The `paths` whose probe every test survived: no test loads them here."""
+        wanted = sorted(set(paths))
+        probes = [p for p in map(probe, wanted) if p is not None and p.path not in self._asked]
+        if probes:
+            done = runs.mutants(self._ws, self._root, self._command, probes, self._reach,
+                                self._run_timeout, self._workers, self._run_timeout,
+                                name=f"pinned-probe-{len(self._asked)}")
+            self._asked.update((d.mutant.path, d.run is not None and d.run.passed)
+                               for d in done)
+        return {p for p in wanted if self._asked.get(p, False)}
