@@ -1,8 +1,9 @@
 """Waits that a signal can end. The kernel may deliver SIGINT or SIGTERM to any of the gate's
 threads; CPython runs the handler in the main thread, but only once that thread runs Python
 code again, and a main thread blocked on a lock (a thread's join, a future's result) stays
-blocked: Ctrl-C or SIGTERM waited out a judged `sleep 600` (tests/test_interrupt.py, about 1
-run in 12 under load). So the main thread waits in short slices."""
+blocked: Ctrl-C or SIGTERM waited out a judged `sleep 600`
+(tests/execution/test_interrupt.py, about 1 run in 12 under load). So the main thread waits
+in short slices."""
 from __future__ import annotations
 
 import concurrent.futures
