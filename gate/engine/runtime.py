@@ -38,7 +38,7 @@ from gate.execution.environment import (
 from gate.execution.logs import Logs
 from gate.models import CheckResult, Finding
 from gate.outcomes import base_commands, base_run, baseline, compare, detect, outcome_cache
-from gate.outcomes.runners import go_test
+from gate.outcomes.runners import go
 from gate.outcomes.runners import pytest as pytest_runner
 from gate.outcomes.testrun import TestRun
 from gate.pinned import step
@@ -81,7 +81,7 @@ def _fresh_workspace(root: str, checkout: str, timeout: float, test_prefix: tupl
     os.mkdir(tmp)
     env = {**clean_env(), "TMPDIR": tmp,
            workspace.run_marker(run_root or root): "1"}  # killed when the run ends
-    env.update(go_test.workspace_pin(checkout, env))  # no go.work from above the checkout
+    env.update(go.workspace_pin(checkout, env))  # no go.work from above the checkout
     fresh = made() if made is not None else _environment(root, checkout)
     if fresh is not None:
         venv.add_path(fresh, pytest_runner.PLUGIN_DIR, "_gate_pytest_plugins")

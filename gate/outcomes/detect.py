@@ -9,7 +9,7 @@ import shlex
 
 from gate import toml
 from gate.execution import installer, judged_files
-from gate.outcomes import ci_paths, test_needs
+from gate.outcomes import ci_paths, extras_for_tests
 
 
 def _exists(root: str, *names: str) -> bool:
@@ -55,7 +55,7 @@ def _python_install(root: str) -> str:
     project = data.get("project")
     extras = project.get("optional-dependencies", {}) if isinstance(project, dict) else {}
     groups = data.get("dependency-groups")
-    wanted = test_needs.needs(root, set(extras) if isinstance(extras, dict) else set(),
+    wanted = extras_for_tests.needs(root, set(extras) if isinstance(extras, dict) else set(),
                               set(groups) if isinstance(groups, dict) else set())
     uv = installer.find_uv()
     if _exists(root, "uv.lock") and uv:
@@ -96,7 +96,7 @@ def python_packages(root: str) -> set[str]:
     extras = extras if isinstance(extras, dict) else {}
     groups = data.get("dependency-groups")
     groups = groups if isinstance(groups, dict) else {}
-    wanted = test_needs.needs(root, set(extras), set(groups))
+    wanted = extras_for_tests.needs(root, set(extras), set(groups))
     command = install_command(root) or ""
     names = [r for r in project.get("dependencies", []) if isinstance(r, str)]
     names += [r for e in wanted.extras for r in extras.get(e, []) if isinstance(r, str)]

@@ -14,12 +14,12 @@ from collections.abc import Callable, Mapping, Sequence
 from gate.execution.environment import extended
 from gate.outcomes.record import CaseResult, Counts
 from gate.outcomes.runners import (
-    cargo_test,
-    go_test,
+    cargo,
+    go,
     jest,
     mocha,
     nextest,
-    node_test,
+    node_builtin,
     pytest,
     reports,
     unittest,
@@ -33,12 +33,12 @@ __all__ = ["PARSERS", "CaseResult", "Counts", "read", "report_env"]
 PARSERS: dict[str, Callable[[str, str], Counts | None]] = {
     pytest.NAME: pytest.parse,
     nextest.NAME: nextest.parse,
-    cargo_test.NAME: cargo_test.parse,
-    go_test.NAME: go_test.parse,
+    cargo.NAME: cargo.parse,
+    go.NAME: go.parse,
     jest.NAME: jest.parse,
     vitest.NAME: vitest.parse,
     mocha.NAME: mocha.parse,
-    node_test.NAME: node_test.parse,
+    node_builtin.NAME: node_builtin.parse,
     unittest.NAME: unittest.parse,
 }
 
@@ -49,7 +49,7 @@ def report_env(environ: Mapping[str, str], report: str,
     configuration: `pytest.config_pins`)."""
     env = extended(environ, pytest.env(report, extra_addopts, pins))
     env = extended(env, reports.env(report))
-    env.update(go_test.env(env))
+    env.update(go.env(env))
     env.update(nextest.env())
     return env
 

@@ -18,7 +18,7 @@ import pytest
 from helpers.gitrepo import Repo, make_change
 
 from gate.execution import bwrap
-from gate.outcomes.runners import go_test
+from gate.outcomes.runners import go
 
 WORKS = next((p for p in map(bwrap.probe, bwrap.candidates()) if not p.error), None)
 # gate: allow skip-markers -- only where no bubblewrap can make user namespaces, and says so
@@ -71,7 +71,7 @@ def test_plain_go_reads_a_go_work_above_the_checkout(go_work_above: Path) -> Non
 
 @needs_go
 def test_the_gates_pin_keeps_go_to_the_checkouts_module(go_work_above: Path) -> None:
-    pin = go_test.workspace_pin(str(go_work_above), {})
+    pin = go.workspace_pin(str(go_work_above), {})
     assert pin == {"GOWORK": "off"}
     done = go_test_in(go_work_above, pin)
     assert done.returncode == 1 and "--- FAIL: TestAdd" in done.stdout, done.stderr
@@ -85,8 +85,8 @@ def test_a_project_with_its_own_go_work_keeps_it(tmp_path: Path) -> None:
     files = {k: v for k, v in GO_BASE.items()}
     files["go.mod"] = GO_MOD.split("\n\nreplace")[0] + "\n"  # mathx only from the go.work
     repo.commit({**files, "go.work": "go 1.19\n\nuse (\n\t.\n\t./mathx\n)\n"})
-    assert go_test.workspace_pin(str(repo.path), {}) == {}
-    assert go_test.workspace_pin(str(repo.path), {"GOWORK": "/u/go.work"}) == {}
+    assert go.workspace_pin(str(repo.path), {}) == {}
+    assert go.workspace_pin(str(repo.path), {"GOWORK": "/u/go.work"}) == {}
     done = go_test_in(repo.path, {})
     assert done.returncode == 0, done.stdout + done.stderr
 

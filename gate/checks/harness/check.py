@@ -6,7 +6,7 @@ import posixpath
 import re
 
 from gate.checks.common import from_findings
-from gate.checks.harness import bytecode, js_reach, packaging, python_reach, test_scripts
+from gate.checks.harness import bytecode, command_scripts, js_reach, packaging, python_reach
 from gate.engine.context import DiffContext
 from gate.lang import testfiles
 from gate.models import CheckResult, Finding
@@ -128,14 +128,14 @@ def _shell(f: ChangedFile) -> list[Finding]:
     return [Finding(f.path, line, "test-script-env",
                     f"a script the test command runs sets `{what}`: it changes what the test "
                     "runner loads for every test", "warning")
-            for line, what in test_scripts.shell_hooks(f.new_lines)]
+            for line, what in command_scripts.shell_hooks(f.new_lines)]
 
 
 def _file(ctx: DiffContext, f: ChangedFile, scripts: set[str]) -> list[Finding]:
     if packaging.is_site_file(f.path):
         return [packaging.site_file(f.path, min(f.added) if f.added else 1)]
     found = _packaging(ctx, f)
-    if f.path in scripts and f.path.endswith(test_scripts.SHELL_SUFFIXES):
+    if f.path in scripts and f.path.endswith(command_scripts.SHELL_SUFFIXES):
         found += _shell(f)
     if f.path.endswith(".py"):
         found += _python(ctx, f, f.path in scripts)
@@ -160,8 +160,8 @@ def run(ctx: DiffContext) -> CheckResult:
     files = [f for f in ctx.files if f.status != "deleted" and not f.binary and not f.symlink
              and not ctx.is_generated(f.path)]
     ctx.read(ctx.head, [f.path for f in files])
-    scripts = test_scripts.scripts(ctx, set(git.ls_files(ctx.repo, ctx.head))) if any(
-        f.path.endswith(test_scripts.SCRIPT_SUFFIXES) for f in files) else set()
+    scripts = command_scripts.scripts(ctx, set(git.ls_files(ctx.repo, ctx.head))) if any(
+        f.path.endswith(command_scripts.SCRIPT_SUFFIXES) for f in files) else set()
     findings = [finding for f in files for finding in _file(ctx, f, scripts)] + _bytecode(ctx)
     return from_findings(ID, TITLE, findings, clean="nothing outside the tests changes how "
                          "they run", found="{n} change(s) outside the tests that can change "

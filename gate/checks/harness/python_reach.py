@@ -7,7 +7,7 @@ import dataclasses
 import re
 from collections.abc import Iterator, Mapping
 
-from gate.checks.harness import always_equal, test_run_reads
+from gate.checks.harness import always_equal, run_reads
 from gate.checks.harness.names import FRAMEWORKS, dotted_name, import_aliases, literal, root_of
 from gate.checks.harness.pytest_hooks import HOOKS
 
@@ -103,7 +103,7 @@ def _one(node: ast.AST, names: Mapping[str, str], own: frozenset[str], scope: as
     if internal:
         yield "framework-internals", f"imports `{internal[0]}`, a test framework's internals", \
             False
-    gate = [m for m in _imports(node) if root_of(m) in test_run_reads.GATE_MODULES]
+    gate = [m for m in _imports(node) if root_of(m) in run_reads.GATE_MODULES]
     if gate and GATE not in own:
         yield "test-run-detected", f"imports `{gate[0]}`, the gate's own plugin: {UNDER_TEST}", \
             False
@@ -125,27 +125,27 @@ def _judged(node: ast.AST, names: Mapping[str, str], scope: ast.AST, gate_own: b
     """Code asking whether it runs under a test or under the gate (`test-run-detected`);
     `gate_own`: the gate's own code, in its own repository, where the gate's names are its
     own business."""
-    env = test_run_reads.env_key(node, names)
-    if env is not None and (env.startswith("PYTEST_") or env in test_run_reads.CI_VARIABLES
-                            or (test_run_reads.is_gate_variable(env) and not gate_own)):
-        rule = "ci-env-read" if env in test_run_reads.CI_VARIABLES else "test-run-detected"
+    env = run_reads.env_key(node, names)
+    if env is not None and (env.startswith("PYTEST_") or env in run_reads.CI_VARIABLES
+                            or (run_reads.is_gate_variable(env) and not gate_own)):
+        rule = "ci-env-read" if env in run_reads.CI_VARIABLES else "test-run-detected"
         yield rule, f"reads the environment variable {env}: {UNDER_TEST}", False
-    module = test_run_reads.sys_modules_key(node, names)
+    module = run_reads.sys_modules_key(node, names)
     if module is not None and root_of(module) in FRAMEWORKS:
         yield "test-run-detected", f"asks whether `{module}` is loaded: {UNDER_TEST}", False
-    listed = test_run_reads.enumerated_asking(node, names)
+    listed = run_reads.enumerated_asking(node, names)
     if listed is not None:
         yield "test-run-detected", f"goes through `{listed}` for a test runner's, a CI's or " \
             f"the gate's name: {UNDER_TEST}", False
-    frames = test_run_reads.frame_read(node, names)
-    if frames is not None and test_run_reads.names_a_test(scope):
+    frames = run_reads.frame_read(node, names)
+    if frames is not None and run_reads.names_a_test(scope):
         yield "test-run-detected", f"reads its callers' frames (`{frames}`) beside a test's " \
             f"name: {UNDER_TEST}", False
-    path = test_run_reads.gate_path(node)
+    path = run_reads.gate_path(node)
     if path is not None and not gate_own:
         yield "test-run-detected", f"names {path!r}, where the gate runs the tests: " \
             f"{UNDER_TEST}", False
-    if test_run_reads.time_bomb(node, names):
+    if run_reads.time_bomb(node, names):
         yield "test-run-detected", "compares the current date or time with a fixed one: " \
             "correct today, not on the day it is run again", False
 

@@ -125,7 +125,7 @@ def _stray_test(survey: Survey, path: str) -> str | None:
         return None
     text = ctx.text(ctx.head, path)
     if text is None or not testdefs.extract(path, text).defs:
-        return None  # named like a test, defines none: a module (`checks/test_scripts.py`)
+        return None  # named like a test, defines none: a module (`checks/test_helpers.py`)
     if ctx.config.test_paths:
         found = ctx.is_test_file(path)
         return None if found else "a test file outside the config's `test-paths`: it never runs"
