@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import stat
 from collections.abc import Sequence
 
 from gate.engine.config import Config
@@ -168,8 +169,9 @@ class Workspace:
         """The files already in the scratch directory: earlier commands' reports, the gate's
         own inputs (a shard's split). A command may write its own report there (removed before
         it starts), not these."""
-        try:
-            return [e.path for e in os.scandir(self.scratch) if e.is_file(follow_symlinks=False)]
+        try:  # and the FIFOs: the evidence channel a command writes to, not replaces
+            return [e.path for e in os.scandir(self.scratch) if e.is_file(follow_symlinks=False)
+                    or stat.S_ISFIFO(e.stat(follow_symlinks=False).st_mode)]
         except OSError:
             return []
 

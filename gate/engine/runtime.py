@@ -22,7 +22,13 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 
 from gate.checks import base_tests, install, pinned, registry, suite, user
-from gate.checks.harness import fingerprint, leftovers, loaded_plugins
+from gate.checks.harness import (
+    evidence_kept,
+    fingerprint,
+    leftovers,
+    loaded_plugins,
+    watched_code,
+)
 from gate.engine import background, redact
 from gate.engine.change import Change
 from gate.engine.context import Workspace
@@ -343,6 +349,8 @@ def _harness(change: Change, ws: Workspace, base: base_run.BaseOutcomes | None,
     left.extend(loaded_plugins.compare(counts, [r.counts for r in runs], ws.checkout,
                                        git.ls_files(change.repo, change.head)))
     left.extend(fingerprint.compare(counts, [r.counts for r in runs], ws.checkout))
+    left.extend(evidence_kept.compare(counts, [r.counts for r in runs]))
+    left.extend(watched_code.compare(counts, [r.counts for r in runs]))
 
 
 def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Progress,

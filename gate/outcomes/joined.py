@@ -28,7 +28,9 @@ def union(counts: Sequence[Counts]) -> Counts | None:
                   sum(c.skipped for c in counts),
                   tuple(case for c in counts for case in c.cases),
                   all(c.complete for c in counts), counts[0].unit, plugins,
-                  tuple(dict.fromkeys(t for c in counts for t in c.tampered)))
+                  tuple(dict.fromkeys(t for c in counts for t in c.tampered)),
+                  tuple(dict.fromkeys(e for c in counts for e in c.evidence)),
+                  tuple(dict.fromkeys(w for c in counts for w in c.watched)))
 
 
 def one_run(parts: Sequence[tuple[str, TestRun]]) -> TestRun:

@@ -61,24 +61,36 @@ def parse(path: str) -> list[CaseResult] | None:
     except (OSError, ET.ParseError):
         return None
     outcomes = []
-    for case in root.iter("testcase"):
-        file = case.get("file")
-        line_text = case.get("line")
-        line = int(line_text) + 1 if line_text and line_text.isdigit() else None
+    for element in root.iter("testcase"):
         outcome: Outcome = "passed"
         message = ""
-        for child in case:
+        collection = False
+        for child in element:
             if child.tag in ("failure", "error"):
                 outcome = "failed"
                 message = child.get("message") or (child.text or "").strip()
-                if message == _COLLECTION and file:
-                    message = _collection_error(child.text or "")
+                if message == _COLLECTION:
+                    message, collection = child.text or "", True
                 break
             if child.tag == "skipped":
                 outcome = "skipped"
                 message = child.get("message") or ""
-        name = (file if file and message.startswith(NOT_COLLECTED) else
-                _display_name(case.get("classname", ""), case.get("name", ""), file))
-        outcomes.append(CaseResult(name, file, line, outcome, message[:500],
-                                   _seconds(case.get("time"))))
+        outcomes.append(case(element.get("classname", ""), element.get("name", ""),
+                             element.get("file"), element.get("line"), outcome, message,
+                             collection, _seconds(element.get("time"))))
     return outcomes
+
+
+def case(classname: str, name: str, file: str | None, line_text: str | None, outcome: Outcome,
+         message: str, collection: bool = False, seconds: float | None = None) -> CaseResult:
+    """A test as the report names it: classname and name (xunit1), its file, its line as the
+    report writes it (0-based), its outcome and message; `collection`: the message is the
+    text of an error that stopped a module's collection."""
+    line = int(line_text) + 1 if line_text and line_text.isdigit() else None
+    if collection and file:
+        message = _collection_error(message)
+    elif collection:
+        message = _COLLECTION
+    shown = (file if file and message.startswith(NOT_COLLECTED) else
+             _display_name(classname, name, file))
+    return CaseResult(shown, file, line, outcome, message[:500], seconds)

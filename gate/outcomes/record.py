@@ -37,6 +37,17 @@ class Tampering:
 
 
 @dataclasses.dataclass(frozen=True)
+class Watched:
+    """What code of the checkout did while the tests ran, as the gate's audit hook saw it
+    (`gate/preload/python/sitecustomize.py`): `kind` (framework-patched, proc-read,
+    gate-file, ctypes), `detail` (what it touched), where (relative to the checkout)."""
+    kind: str
+    detail: str
+    file: str
+    line: int
+
+
+@dataclasses.dataclass(frozen=True)
 class Counts:
     runner: str  # a key of gate.outcomes.reading.PARSERS
     passed: int
@@ -47,6 +58,11 @@ class Counts:
     unit: str = "tests"  # "packages" where a runner only reports those
     plugins: tuple[Plugin, ...] | None = None  # pytest: what its sessions loaded (None: unknown)
     tampered: tuple[Tampering, ...] = ()  # pytest: the framework changed under its sessions
+    # what was wrong with the evidence the run sent (gate/outcomes/evidence.py): each a
+    # "kind: what" line, e.g. "report-rewritten: tests/test_a.py::test_x passed in the report,
+    # failed as it ran"
+    evidence: tuple[str, ...] = ()
+    watched: tuple[Watched, ...] = ()  # what the checkout's code did that the watcher reports
 
     @property
     def ran(self) -> int:
@@ -77,5 +93,7 @@ def counts_from_json(data: dict[str, Any]) -> Counts:
     cases = tuple(CaseResult(**c) for c in fields.pop("cases"))
     plugins = fields.pop("plugins", None)
     tampered = tuple(Tampering(**t) for t in fields.pop("tampered", ()))
-    return Counts(**fields, cases=cases, tampered=tampered,
+    evidence = tuple(str(e) for e in fields.pop("evidence", ()))
+    watched = tuple(Watched(**w) for w in fields.pop("watched", ()))
+    return Counts(**fields, cases=cases, tampered=tampered, evidence=evidence, watched=watched,
                   plugins=None if plugins is None else tuple(Plugin(**p) for p in plugins))

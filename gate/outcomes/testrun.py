@@ -6,7 +6,8 @@ import os
 from collections.abc import Sequence
 
 from gate.engine.context import Workspace
-from gate.execution import process
+from gate.execution import evidence_channel, process
+from gate.outcomes import evidence
 from gate.outcomes import reading as results
 from gate.outcomes.location import locate
 from gate.outcomes.pytest_command import is_pytest
@@ -77,25 +78,37 @@ def run_tests(
     the environment (pytest: PYTEST_ADDOPTS), so the user's command is not edited."""
     env = results.report_env(ws.env, report, extra_addopts,
                              pytest_runner.config_pins(ws.checkout, ws.scratch))
-    completed = _run(ws, command, env, report, log)
+    completed, sent = _run(ws, command, env, report, log)
     if not completed.ok and pytest_runner.plugin_missing(completed.output):
         # An interpreter outside the fresh environment, with PYTHONPATH replaced, could not
         # import the gate's session plugin: run again without it (one report for the last
         # pytest session, as pytest alone writes).
         again = log[:-len(".log")] + "-again.log" if log else None  # a log is made new
-        completed = _run(ws, command, pytest_runner.without_plugin(env), report, again)
-    counts = results.read(completed.output, report)
-    running = pytest_runner.running(report) if completed.timed_out else None
+        completed, sent = _run(ws, command, pytest_runner.without_plugin(env), report, again)
+    found = evidence.read(sent, ws.checkout)
+    counts = evidence.reconcile(
+        results.read(completed.output, report), found, output=completed.output,
+        returncode=completed.returncode, timed_out=completed.timed_out,
+        pytest_alone=is_pytest(command))
+    running = found.running() if completed.timed_out else None
     return TestRun(completed, _relative(locate(counts, ws.checkout), ws.checkout)
                    if counts else None, expects_report=is_pytest(command), running=running)
 
 
 def _run(ws: Workspace, command: str, env: dict[str, str], report: str,
-         log: str | None) -> process.Completed:
+         log: str | None) -> tuple[process.Completed, list[bytes]]:
+    """The command's run, and the lines its recorders sent on the evidence channel."""
     reports.clear(report)  # first: it removes what pytest's would not (a directory, a FIFO)
     pytest_runner.clear(report)
-    return process.run_argv(["/bin/sh", "-c", command], cwd=ws.checkout, env=env,
-                            timeout=ws.timeout, display=command, log=log, wrap=ws.wrap_tests)
+    with evidence_channel.opened(report + CHANNEL) as channel:
+        completed = process.run_argv(
+            ["/bin/sh", "-c", command], cwd=ws.checkout,
+            env={**env, "GATE_EVIDENCE": channel.path, "GATE_CHECKOUT": ws.checkout},
+            timeout=ws.timeout, display=command, log=log, wrap=ws.wrap_tests)
+    return completed, channel.lines
+
+
+CHANNEL = ".evidence"  # beside the report: the FIFO the recorders send on
 
 
 def _relative(counts: Counts, checkout: str) -> Counts:

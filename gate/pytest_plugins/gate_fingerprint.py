@@ -1,20 +1,23 @@
 """The gate's fingerprint of the test framework, taken when pytest loads the gate's plugins
 (before any conftest, test module or code under test is imported) and again when the session
-ends: every function and class attribute of pytest's report and call machinery (TestReport,
-CallInfo, runtestprotocol, the makereport and junitxml plugins, the terminal reporter,
-pytest's outcomes), of pluggy's hook calling, of unittest's TestCase and TestResult, and of a
-few builtins (AssertionError). What changed between the two, and what at either time is code
-of the judged checkout rather than of the framework (a script that patched before calling
-`pytest.main()`), is written beside the session's report (`<report>.<n>.fingerprint`) with
-the file and line of the replacement: `harness` compares it with the base's run.
+ends, `gate_sessions` sending what changed on the gate's evidence channel: every function
+and class attribute of pytest's report and call machinery (TestReport, CallInfo,
+runtestprotocol, the makereport and junitxml plugins, the terminal reporter, pytest's
+outcomes), of pluggy's hook calling, of unittest's TestCase and TestResult, and of a few
+builtins (AssertionError). What changed between the two, and what at either time is code of
+the judged checkout rather than of the framework (a script that patched before calling
+`pytest.main()`), is sent with the file and line of the replacement: `harness` compares it
+with the base's run.
 
-Judged by what the objects are, not by names: a replacement is found however it was spelt
-(names built at run time, a folder named `_pytest`, bytecode without source). The framework's
-own code is where the framework was imported from, nothing else. Standard library only."""
+Judged by what the objects are and what they hold, not by names: a function is the same only
+with the same code object, defaults, keyword defaults, closure cells' contents and
+`__wrapped__` (swapping a function's `__code__` keeps the same function object in the same
+place); a replacement is found however it was spelt (names built at run time, a folder named
+`_pytest`, bytecode without source). The framework's own code is where the framework was
+imported from, nothing else. Standard library only."""
 from __future__ import annotations
 
 import builtins
-import json
 import os
 import sys
 import sysconfig
@@ -108,8 +111,33 @@ def _attributes() -> Iterator[tuple[str, Any]]:
                         yield f"{module_name}.{name}.{attr}", member
 
 
-def take() -> dict[str, Any]:
-    return dict(_attributes())
+def _parts(obj: Any) -> tuple[Any, ...]:
+    """What a function holds that can be changed in place: its code, defaults, keyword
+    defaults, its closure cells' contents and what it wraps (kept, so compared by identity)."""
+    function = _function(obj)
+    if function is None:
+        return ()
+    cells = []
+    for cell in getattr(function, "__closure__", None) or ():
+        try:
+            cells.append(cell.cell_contents)
+        except ValueError:  # an empty cell
+            cells.append(_EMPTY)
+    return (function, getattr(function, "__code__", None), getattr(function, "__defaults__", None),
+            getattr(function, "__kwdefaults__", None),
+            vars(function).get("__wrapped__") if hasattr(function, "__dict__") else None, *cells)
+
+
+_EMPTY = object()
+
+
+def take() -> dict[str, tuple[Any, tuple[Any, ...]]]:
+    """Each fingerprinted name's object, and what its function holds."""
+    return {name: (value, _parts(value)) for name, value in _attributes()}
+
+
+def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
 
 
 def _foreign(place: Place | None, roots: tuple[str, ...], installed: tuple[str, ...]) -> bool:
@@ -120,46 +148,27 @@ def _foreign(place: Place | None, roots: tuple[str, ...], installed: tuple[str, 
     return not path.startswith(roots) and not path.startswith(installed)
 
 
-def changes(start: dict[str, Any], end: dict[str, Any]) -> list[dict[str, Any]]:
+Taken = dict[str, tuple[Any, tuple[Any, ...]]]
+
+
+def changes(start: Taken, end: Taken) -> list[dict[str, Any]]:
     """What differs between the two fingerprints, and what is foreign code at either."""
     roots, installed = _roots(), _installed()
     out: dict[str, dict[str, Any]] = {}
-    for name, value in start.items():
+    for name, (value, parts) in start.items():
         after = end.get(name)
-        place = _place(after) if name in end else None
-        if name not in end:
+        if after is None:
             out[name] = {"name": name, "what": "removed", "file": None, "line": None}
-        elif after is not value:
+        elif after[0] is not value or not _same(parts, after[1]):
+            place = _place(after[0])
             out[name] = {"name": name, "what": "replaced", "file": place and place[0],
                          "line": place and place[1]}
-    for name, value in end.items():
+    for name, (value, _) in end.items():
         place = _place(value)
         if name not in out and _foreign(place, roots, installed) and place is not None:
             out[name] = {"name": name, "what": "foreign", "file": place[0], "line": place[1]}
     return [out[name] for name in sorted(out)]
 
 
-_START = take()  # at import: PYTEST_PLUGINS loads this before conftests and test modules
-
-
-def _target(config: Any) -> str | None:
-    """Where this session's changes go: beside its report, or for an xdist worker (where
-    the tests run) beside the run's report under the worker's own name."""
-    report = os.environ.get("GATE_JUNIT")
-    if not report:
-        return None
-    if hasattr(config, "workerinput"):
-        return f"{report}.w{os.getpid()}.fingerprint"
-    path = getattr(config.option, "xmlpath", None)
-    if not isinstance(path, str) or not path.startswith(report + "."):
-        return None  # not a session of the judged command (a nested pytest.main)
-    return path + ".fingerprint"
-
-
-@pytest.hookimpl(trylast=True)
-# gate: allow harness -- the gate's own plugin, loaded in the gate's runs only
-def pytest_unconfigure(config: Any) -> None:
-    target = _target(config)
-    if target is not None:
-        with open(target, "w", encoding="utf-8") as f:
-            json.dump(changes(_START, take()), f)
+START = take()  # at import: PYTEST_PLUGINS loads this before conftests and test modules
+LOADED = len(START)  # how many names it holds, sent when a session opens

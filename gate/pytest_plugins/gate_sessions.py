@@ -1,8 +1,13 @@
-"""The gate's pytest plugin for every pytest run it makes: each pytest session writes its
-JUnit report to a file of its own (`<report>.<n>`), so that a command running pytest more than
-once (`pytest unit && pytest integration`) keeps every session's outcomes, not the last one's;
-and beside it (`<report>.<n>.plugins`) the plugins the session loaded, which the gate compares
-with the base's (`harness`: a plugin only the head loads changes how the tests run).
+"""The gate's pytest plugin for every pytest run it makes. Each pytest session of the judged
+command writes its JUnit report to a file of its own (`<report>.<n>`), so that a command running
+pytest more than once (`pytest unit && pytest integration`) keeps every session's outcomes, not
+the last one's; and it sends on the gate's evidence channel (`gate_evidence`), as they happen:
+the session's opening, each test's start and each report (its outcome, the category pytest's
+terminal counts it under), the plugins the session loaded (which the gate compares with the
+base's: a plugin only the head loads changes how the tests run), the framework's fingerprint
+(`gate_fingerprint`), and last its end, with a digest of what it sent and the exit status.
+What is sent while the session runs is the evidence; the JUnit report, a file the judged
+process can rewrite after the fact, must agree with it.
 
 Loaded through PYTEST_PLUGINS=gate_sessions with this directory on the import path (PYTHONPATH,
 and a .pth file in the run's fresh environment); inert unless GATE_JUNIT names the report the
@@ -10,12 +15,13 @@ gate asked for with --junitxml. Standard library only: the gate is not installed
 runs."""
 from __future__ import annotations
 
-import json
+import hashlib
 import os
 import sys
 import types
 from typing import Any
 
+import gate_evidence
 import pytest
 
 pytest_plugins = ("gate_fingerprint",)  # the framework's fingerprint, taken as early as this
@@ -23,30 +29,92 @@ _HERE = os.path.dirname(os.path.abspath(__file__))  # the gate's own plugins
 # id(plugin manager) -> identity -> what is known of the plugin: per session, so that a
 # session a test starts in-process (pytester, pytest.main) does not add its plugins
 _SEEN: dict[int, dict[str, dict[str, Any]]] = {}
-_LIST: dict[int, str] = {}  # id(config) -> where this session's plugin list goes
-_RUNNING: list[str] = []  # where the command's own session names the test it is running
+
+
+class _Own:
+    """A session of the judged command's own: its number, config, Session and digest. It is
+    registered as a plugin of that session alone, so that a session a test starts in-process
+    (pytest.main, pytester) sends nothing as the command's."""
+
+    def __init__(self, n: int, config: Any) -> None:
+        self.n, self.config, self.session = n, config, None
+        self.digest = hashlib.sha256()
+
+    def send(self, kind: str, **fields: Any) -> None:
+        """A message of this session's, counted in its digest."""
+        self.digest.update(gate_evidence.canonical(kind, fields))
+        gate_evidence.send(kind, s=self.n, **fields)
+
+    # gate: allow harness -- the gate's own plugin, loaded in the gate's runs only
+    def pytest_sessionstart(self, session: Any) -> None:
+        self.session = session
+
+    # gate: allow harness -- the gate's own plugin, loaded in the gate's runs only
+    def pytest_runtest_logstart(self, nodeid: str) -> None:
+        """The test being run, for the message of a run that times out."""
+        self.send("start", id=nodeid)
+
+    # gate: allow harness -- the gate's own plugin, loaded in the gate's runs only
+    def pytest_runtest_logreport(self, report: Any) -> None:
+        status = self.config.hook.pytest_report_teststatus(report=report, config=self.config)
+        self.report(report, str(status[0]) if status else "")
+
+    # gate: allow harness -- the gate's own plugin, loaded in the gate's runs only
+    def pytest_collectreport(self, report: Any) -> None:
+        if not report.passed:
+            self.report(report, "error" if report.failed else "skipped")
+
+    def report(self, report: Any, category: str) -> None:
+        classname, name = _address(report.nodeid)
+        location = report.location or (None, None, None)
+        self.send("report", id=report.nodeid, when=report.when, outcome=report.outcome,
+                  cat=category, classname=classname, name=name, file=location[0],
+                  line=location[1], xfail=hasattr(report, "wasxfail"), msg=_text(report),
+                  t=round(float(getattr(report, "duration", 0.0) or 0.0), 6))
+
+
+_OWN: dict[int, _Own] = {}  # id(config) -> the command's own session
+
+
+def _fingerprint() -> Any:
+    """`gate_fingerprint`, which pytest imported through `pytest_plugins` (imported here first,
+    pytest would warn that it cannot rewrite its asserts)."""
+    return sys.modules["gate_fingerprint"]
+
+
+def _code_file(cls: type) -> str | None:
+    """The file a class's functions were compiled from: where its code was loaded, which a
+    class cannot change by naming another module (`__module__ = "conftest"`)."""
+    for member in vars(cls).values():
+        code = getattr(getattr(member, "__func__", member), "__code__", None)
+        if code is not None:
+            return str(code.co_filename)
+    return None
 
 
 def _identity(plugin: object) -> tuple[str, str | None] | None:
     """A plugin's name that is the same in every checkout (its module, or its class), and its
     file; None for the gate's own. pytest's own are listed too (they are the same at base and
-    head): a name says nothing, a plugin can take any (`_pytest.x`, `pkg.conftest`)."""
+    head): a name says nothing, a plugin can take any (`_pytest.x`, `pkg.conftest`). A class's
+    file is where its code came from, not what its `__module__` says."""
     if isinstance(plugin, types.ModuleType):
         name, path = plugin.__name__, getattr(plugin, "__file__", None)
     else:
         cls = type(plugin)
         module = cls.__module__
         name = f"{module}.{cls.__qualname__}"
-        path = getattr(sys.modules.get(module), "__file__", None)
+        path = _code_file(cls) or getattr(sys.modules.get(module), "__file__", None)
     if path is not None and os.path.dirname(os.path.abspath(path)) == _HERE:
         return None
     return name, path
 
 
 def _conftest(entry: dict[str, Any], root: str) -> bool:
-    """A conftest.py of the project (a test file, judged as such), not one a package ships."""
+    """A conftest.py of the project (a test file, judged as such), not one a package ships:
+    never a plugin that a distribution's entry point registered."""
     path = entry["file"]
-    return (isinstance(path, str) and os.path.basename(path) == "conftest.py"
+    return (entry["dist"] is None and isinstance(path, str)
+            and os.path.basename(path) == "conftest.py"
             and os.path.abspath(path).startswith(root.rstrip(os.sep) + os.sep))
 
 
@@ -58,10 +126,7 @@ def pytest_plugin_registered(plugin: object, manager: Any) -> None:
             found[0], {"name": found[0], "file": found[1], "dist": None})
 
 
-def _write(config: Any) -> None:
-    path = _LIST.get(id(config))
-    if path is None:
-        return
+def _plugins(config: Any) -> list[dict[str, Any]]:
     seen = _SEEN.setdefault(id(config.pluginmanager), {})
     for plugin, dist in config.pluginmanager.list_plugin_distinfo():
         found = _identity(plugin)
@@ -69,8 +134,7 @@ def _write(config: Any) -> None:
             seen[found[0]]["dist"] = getattr(dist, "project_name", None) or dist.metadata["name"]
     root = os.path.abspath(str(getattr(config, "rootpath", None) or config.rootdir))
     listed = [e for e in seen.values() if not _conftest(e, root)]
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(sorted(listed, key=lambda p: str(p["name"])), f)
+    return sorted(listed, key=lambda p: str(p["name"]))
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest's junitxml plugin opens the report
@@ -81,7 +145,7 @@ def pytest_configure(config: Any) -> None:
         return
     if getattr(config.option, "xmlpath", None) != report:
         return
-    if _LIST:  # a session a test started in-process (pytest.main): not the command's own
+    if _OWN:  # a session a test started in-process (pytest.main): not the command's own
         config.option.xmlpath = None
         return
     n = 0
@@ -93,23 +157,61 @@ def pytest_configure(config: Any) -> None:
             n += 1
             continue
         config.option.xmlpath = path
-        _LIST[id(config)] = path + ".plugins"
-        _RUNNING[:] = [path + ".running"]
-        _write(config)  # already: a session cut short (os._exit) still leaves its list
+        own = _OWN[id(config)] = _Own(n, config)
+        config.pluginmanager.register(own, "gate-session")
+        own.send("open", report=path, fingerprint=_fingerprint().LOADED)
         return
+
+
+def _address(nodeid: str) -> tuple[str, str]:
+    """The classname and name pytest's JUnit report (xunit1) gives a test: the same key."""
+    path, bracket, params = nodeid.partition("[")
+    names = path.split("::")
+    names[0] = names[0].replace("/", ".")
+    if names[0].endswith(".py"):
+        names[0] = names[0][:-3]
+    names[-1] += bracket + params
+    return ".".join(names[:-1]), names[-1]
+
+
+def _text(report: Any) -> str:
+    """The report's failure or skip text: its crash line, or its whole representation."""
+    longrepr = getattr(report, "longrepr", None)
+    if longrepr is None:
+        return ""
+    if isinstance(longrepr, tuple) and len(longrepr) == 3:  # a skip: (file, line, reason)
+        return str(longrepr[2])
+    crash = getattr(longrepr, "reprcrash", None)
+    text = str(getattr(crash, "message", "") or "") or str(longrepr)
+    return text[-2000:]
 
 
 @pytest.hookimpl(trylast=True)
 # gate: allow harness -- the gate's own plugin, loaded in the gate's runs only
 def pytest_unconfigure(config: Any) -> None:
-    _write(config)  # again: with the conftests' pytest_plugins, loaded while collecting
-    _LIST.pop(id(config), None)
+    """Last: the plugins loaded (the conftests' pytest_plugins came while collecting), the
+    framework's fingerprint, then the end with the digest of all that and the exit status."""
+    own = _OWN.pop(id(config), None)
+    if own is None:
+        _worker_end(config)
+        return
+    fingerprint = _fingerprint()
+    for change in fingerprint.changes(fingerprint.START, fingerprint.take()):
+        own.send("fingerprint", **change)
+    own.send("plugins", list=_plugins(config))
+    status = getattr(own.session, "exitstatus", None)
+    gate_evidence.send("end", s=own.n, digest=own.digest.hexdigest(),
+                       exit=int(status) if status is not None else None)
 
 
-# gate: allow harness -- the gate's own plugin, loaded in the gate's runs only
-def pytest_runtest_logstart(nodeid: str, location: Any) -> None:
-    """The test being run, for the message of a run that times out (the JUnit report is only
-    written at the end, which a run killed at its time limit never reaches)."""
-    for path in _RUNNING:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(nodeid)
+def _worker_end(config: Any) -> None:
+    """An xdist worker of the command's session (where its tests ran) sends what changed in
+    the framework under it."""
+    report = os.environ.get("GATE_JUNIT")
+    if not report or not hasattr(config, "workerinput"):
+        return
+    if getattr(config.option, "xmlpath", None) != report:
+        return
+    fingerprint = _fingerprint()
+    for change in fingerprint.changes(fingerprint.START, fingerprint.take()):
+        gate_evidence.send("worker-fingerprint", **change)

@@ -61,17 +61,27 @@ that the gate's fingerprint, taken when pytest loads its plugin and again when t
 ends, found replaced, or found to be code of the checkout (a script that patched before
 `pytest.main()`), and the base's run did not: found by what the objects are, however the
 patch is spelt (names built at run time, a folder named `_pytest`, bytecode only), pinned
-where the replacement is defined. A library that is
-itself a pytest plugin, with its entry point unchanged, raises nothing. Resolve it by removing
-the hook, or explain in the pull request why the tests need it; a reviewer must read what it
-does to a test run."""
+where the replacement is defined: a function counts as replaced when its code object,
+defaults, closure or `__wrapped__` changed, not only when another object stands in its place;
+`evidence-tampered`, a head whose runs' evidence does not hold: the outcomes reach the gate
+on a channel it opened before the tests started, as they happen, and the JUnit report the
+process leaves, its closing summary line and its exit status must agree with them (a report
+rewritten after the session, a session that never sent its end, a line that does not read, a
+message sent twice or late); `seen-at-run-time`, what the gate's audit hook (added before any
+code of the checkout runs, and not removable) saw code of the change do that the base's code
+did not: the framework's functions changed in place, `/proc/self`, `/proc/1` or the cgroup
+tree read, the gate's own files opened, ctypes loaded; pinned at the line that did it. A
+library that is itself a pytest plugin, with its entry point unchanged, raises nothing.
+Resolve it by removing the hook, or explain in the pull request why the tests need it; a
+reviewer must read what it does to a test run."""
 
 RULES = ("test-plugin-entry-point", "build-backend", "setup-cmdclass", "site-hook-file",
          "setup-writes-site", "binary-python", "framework-patched", "builtins-patched",
          "sys-modules-swap", "framework-internals", "pytest-hook", "test-run-detected",
          "ci-env-read", "always-equal", "test-script-env",
          "install-left-files", "install-site-hook", "plugin-loaded-only-at-head",
-         "plugin-list-missing-at-head", "framework-changed-in-run")
+         "plugin-list-missing-at-head", "framework-changed-in-run", "evidence-tampered",
+         "seen-at-run-time")
 JS_SUFFIXES = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
 TEST_DIRS = ("tests", "test", "testing", "__tests__", "spec", "e2e")
 BENCHMARK = re.compile(r"\.bench\.[cm]?[jt]sx?$")  # vitest's benchmark files, run by `vitest bench`

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 import glob
-import json
 import os
 import shlex
 from collections.abc import Mapping, Sequence
@@ -13,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from gate.execution import judged_files
 from gate.lang import pytest_config
 from gate.outcomes import junit
-from gate.outcomes.record import Counts, Plugin, Tampering
+from gate.outcomes.record import Counts
 from gate.vcs import git
 
 NAME = "pytest"
@@ -108,53 +107,6 @@ def clear(report: str) -> None:
             os.unlink(path)  # a directory a test made there stays: the plugin takes the next n
 
 
-def running(report: str, limit: int = 300) -> str | None:
-    """The test a pytest session of the run was running when it was stopped, as the session
-    plugin named it beside its report; None where none did."""
-    for path in sorted(glob.glob(glob.escape(report) + ".*.running")):
-        # written by the judged process: only a short regular file's first line
-        data = judged_files.read(path, 1 << 20)
-        line = data[:limit].decode("utf-8", "replace").splitlines() if data else []
-        if line and line[0].strip():
-            return line[0].strip()
-    return None
-
-
-def plugins(paths: Sequence[str]) -> tuple[Plugin, ...] | None:
-    """The plugins the sessions of `paths` loaded, from the lists the session plugin wrote
-    beside their reports; None when a session left none (the plugin did not load)."""
-    found: dict[str, Plugin] = {}
-    for path in paths:
-        try:  # written by the judged process: anything that does not read is no list
-            data = json.loads(judged_files.read(path + ".plugins") or b"")
-            listed = [Plugin(str(p["name"]), _text(p.get("file")), _text(p.get("dist")))
-                      for p in data]
-        except (OSError, ValueError, TypeError, KeyError, AttributeError):
-            return None
-        found.update((p.name, p) for p in listed if p.name not in found)
-    return tuple(found[name] for name in sorted(found)) if paths else None
-
-
-def tampered(report: str) -> tuple[Tampering, ...]:
-    """What the sessions (and their xdist workers) of a run found changed in the framework,
-    from the fingerprints `gate_fingerprint` wrote beside the report."""
-    found: dict[str, Tampering] = {}
-    for path in sorted(glob.glob(glob.escape(report) + ".*.fingerprint")):
-        try:  # written by the judged process: what does not read says nothing
-            data = json.loads(judged_files.read(path) or b"")
-            listed = [Tampering(str(t["name"]), str(t["what"]), _text(t.get("file")),
-                                t["line"] if isinstance(t.get("line"), int) else None)
-                      for t in data]
-        except (OSError, ValueError, TypeError, KeyError, AttributeError):
-            continue
-        found.update((t.name, t) for t in listed if t.name not in found)
-    return tuple(found[name] for name in sorted(found))
-
-
-def _text(value: object) -> str | None:
-    return value if isinstance(value, str) else None
-
-
 def parse(output: str, report: str) -> Counts | None:
     paths = reports(report)
     found = [junit.parse(path) for path in paths]
@@ -167,7 +119,5 @@ def parse(output: str, report: str) -> Counts | None:
         passed=sum(c.outcome == "passed" for c in cases),
         failed=sum(c.outcome == "failed" for c in cases),
         skipped=sum(c.outcome == "skipped" for c in cases),
-        cases=tuple(cases),
-        plugins=plugins(paths),
-        tampered=tampered(report),
+        cases=tuple(cases),  # plugins, fingerprint: sent on the evidence channel
     )

@@ -9,8 +9,8 @@ from pathlib import Path
 from helpers.runners import run_in
 
 from gate.checks.harness import loaded_plugins
+from gate.outcomes import evidence
 from gate.outcomes.record import Counts, Plugin
-from gate.outcomes.runners import pytest as pytest_runner
 
 PYTEST = f"{sys.executable} -m pytest -q"
 
@@ -49,14 +49,32 @@ def test_each_session_of_a_command_adds_to_the_list(tmp_path: Path) -> None:
     assert "onlyhere" in {p.name for p in run.counts.plugins}
 
 
-def test_a_list_that_does_not_read_is_no_list(tmp_path: Path) -> None:
-    report = str(tmp_path / "r.xml")
-    Path(report + ".0.plugins").write_text("{not json")
-    assert pytest_runner.plugins([report + ".0"]) is None
-    Path(report + ".0.plugins").write_text(json.dumps([{"name": 3}]))
-    assert pytest_runner.plugins([report + ".0"]) == (Plugin("3"),)
-    Path(report + ".1.plugins").write_text(json.dumps([{"file": "x"}]))
-    assert pytest_runner.plugins([report + ".0", report + ".1"]) is None
+def test_a_list_that_does_not_read_is_said_not_taken() -> None:
+    lines = [json.dumps({"k": "open", "s": 0}).encode(),
+             json.dumps({"k": "plugins", "s": 0, "list": [{"file": "x"}]}).encode()]
+    found = evidence.read(lines, "/nowhere")
+    assert found.sessions[0].plugins is None
+    assert found.problems == ["unreadable: session 0's plugin list"]
+
+
+def test_a_plugin_whose_class_claims_to_be_the_projects_conftest_is_listed(
+        tmp_path: Path) -> None:
+    """A plugin a distribution brings in (here on the path, as an installed one is) whose
+    class says it lives in the project's conftest.py: its code's own file is what counts."""
+    root = tmp_path / "project"
+    (root / "tests").mkdir(parents=True)
+    (root / "tests" / "conftest.py").write_text("")
+    (root / "tests" / "test_a.py").write_text("def test_a():\n    assert True\n")
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "greenplug.py").write_text(
+        "class Green:\n    __module__ = 'conftest'\n\n"
+        "    def pytest_report_header(self):\n        return 'green'\n\n\n"
+        "def pytest_configure(config):\n    config.pluginmanager.register(Green())\n")
+    run = run_in(root, f"env PYTHONPATH={site}:$PYTHONPATH {PYTEST} -p greenplug tests")
+    assert run.counts is not None and run.counts.plugins is not None, run.completed.output
+    listed = {p.name: p for p in run.counts.plugins}
+    assert listed["conftest.Green"].file == str(site / "greenplug.py")
 
 
 def test_a_plugin_only_the_head_loaded_is_pinned_where_the_head_names_it(tmp_path: Path) -> None:

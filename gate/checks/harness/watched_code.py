@@ -1,0 +1,41 @@
+"""What the checkout's code did while the tests ran, as the gate's audit hook saw it (the
+runtime part of `harness`, beside `fingerprint`): a Python audit hook (PEP 578) that the gate
+adds before any code of the checkout runs, and that nothing can remove, reports what a test
+seldom needs: the framework's functions changed in place (`__code__`, `__defaults__`),
+`/proc/self`, `/proc/1` or the cgroup tree read, the gate's own files opened, `ctypes` loaded.
+What only the head's code did, and the base's code did not (the same kind, the same thing,
+in the same file), is a finding at the line that did it."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from gate.models import Finding
+from gate.outcomes.record import Counts, Watched
+
+RULE = "seen-at-run-time"
+WHAT = {
+    "framework-patched": "changed the test framework's `{detail}` in place while the tests "
+                         "ran: the framework that reports the outcomes is not the one installed",
+    "proc-read": "read `{detail}` while the tests ran: code that looks at its own process or "
+                 "the machine (a namespace, a limit, a cgroup) can tell it is being judged",
+    "gate-file": "opened the gate's own `{detail}` while the tests ran",
+    "ctypes": "loaded native code through ctypes (`{detail}`) while the tests ran: it can "
+              "change what no Python hook sees",
+}
+
+
+def compare(base: Counts | None, head: Sequence[Counts | None]) -> list[Finding]:
+    """A finding for each thing the head's code did that the base's code did not."""
+    if base is None:
+        return []  # nothing to hold the head's against: its code may do what the base's did
+    before = {(w.kind, w.detail, w.file) for w in base.watched}
+    found: dict[tuple[str, str, str], Watched] = {}
+    for counts in head:
+        for w in counts.watched if counts is not None else ():
+            if (w.kind, w.detail, w.file) not in before:
+                found.setdefault((w.kind, w.detail, w.file), w)
+    return [Finding(w.file, w.line, RULE,
+                    f"code of the change ({w.file}:{w.line}) "
+                    + WHAT.get(w.kind, "{detail}").format(detail=w.detail)
+                    + "; the base's code did not", "error")
+            for w in found.values()]

@@ -1,0 +1,91 @@
+"""harness at run time (issue 38): the framework's fingerprint asks what a function holds,
+not only which object stands in its place, and the gate's audit hook, added before any code
+of the checkout runs, says what the checkout's code did. Each attack makes a broken `add`
+pass; each honest twin raises nothing."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from helpers.runners import run_in
+
+from gate.checks.harness import watched_code
+from gate.outcomes.record import Counts, Watched
+
+PYTEST = f"{sys.executable} -m pytest -q"
+BROKEN = "def add(a, b):\n    return a - b\n"
+TEST_ADD = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
+# pytest's makereport keeps its function object and its place; only its code is swapped, for
+# one that reports every call as passed. The module is found by a name decoded at run time.
+SWAP = """\
+import base64
+import importlib
+
+_runner = importlib.import_module(base64.b64decode("X3B5dGVzdC5ydW5uZXI=").decode())
+_real = _runner.pytest_runtest_makereport
+
+
+def _passing(item, call):
+    report = _REAL(item, call)
+    report.outcome = "passed"
+    report.longrepr = None
+    return report
+
+
+_REAL = _real.__class__(_real.__code__, _real.__globals__)
+_real.__code__ = _passing.__code__.replace(co_names=_passing.__code__.co_names)
+_real.__globals__["_REAL"] = _REAL
+"""
+
+
+def _project(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in {"tests/test_add.py": TEST_ADD, **files}.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return root
+
+
+def test_a_swapped_code_object_is_a_replaced_function(tmp_path: Path) -> None:
+    root = _project(tmp_path / "p", {"calc.py": BROKEN, "tests/conftest.py": SWAP})
+    run = run_in(root, f"{PYTEST} tests")
+    # the attack works: the broken add passes, the function object never moved
+    assert run.passed, run.completed.output[-2000:]
+    assert run.counts is not None
+    assert [(t.name, t.what) for t in run.counts.tampered] == [
+        ("_pytest.runner.pytest_runtest_makereport", "replaced")]
+    # and the audit hook saw the line that did it
+    assert [(w.kind, w.detail, w.file, w.line) for w in run.counts.watched] == [
+        ("framework-patched", "_pytest.runner.pytest_runtest_makereport",
+         "tests/conftest.py", 16)]
+
+
+def test_reading_proc_self_from_the_code_under_test_is_seen_at_its_line(tmp_path: Path) -> None:
+    judged = ("def add(a, b):\n    with open('/proc/self/uid_map') as f:\n"
+              "        if len(f.read().splitlines()) == 1:\n            return a + b\n"
+              "    return a - b\n")
+    root = _project(tmp_path / "p", {"calc.py": judged})
+    run = run_in(root, f"{PYTEST} tests")
+    assert run.counts is not None
+    assert [(w.kind, w.detail, w.file, w.line) for w in run.counts.watched] == [
+        ("proc-read", "/proc/self/uid_map", "calc.py", 2)]
+
+
+def test_an_honest_run_is_seen_doing_nothing(tmp_path: Path) -> None:
+    root = _project(tmp_path / "p", {"calc.py": "import json\n\n\ndef add(a, b):\n"
+                                     "    return json.loads(json.dumps(a + b))\n"})
+    run = run_in(root, f"{PYTEST} tests")
+    assert run.passed and run.counts is not None
+    assert run.counts.watched == () and run.counts.tampered == ()
+
+
+def test_what_the_base_did_too_is_not_the_changes() -> None:
+    both = Watched("ctypes", "libc.so.6", "calc/native.py", 4)
+    new = Watched("proc-read", "/proc/1/cgroup", "calc/judged.py", 9)
+    base = Counts("pytest", 1, 0, 0, watched=(both,))
+    head = Counts("pytest", 1, 0, 0, watched=(Watched("ctypes", "libc.so.6", "calc/native.py",
+                                                      7), new))
+    found = watched_code.compare(base, [head, None])
+    assert [(f.path, f.line, f.rule) for f in found] == [
+        ("calc/judged.py", 9, "seen-at-run-time")]
+    assert "/proc/1/cgroup" in found[0].message
+    assert watched_code.compare(None, [head]) == []
