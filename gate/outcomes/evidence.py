@@ -8,8 +8,9 @@ its session's end is tampering with the evidence (a "kind: what" line in `Counts
 never "says nothing"; and the outcomes are the ones sent as the tests ran.
 
 The messages (`gate/pytest_plugins/gate_evidence.py` sends them): `open`, `start`, `report`,
-`fingerprint`, `plugins`, `end` of a session `s`; `watch` from any process; `part` for a
-message too long for one write."""
+`fingerprint`, `plugins`, `end` of a session `s`; `worker-fingerprint` from an xdist worker;
+`case` from the unittest and Node preloads; `watch` from any process; `part` for a message
+too long for one write."""
 from __future__ import annotations
 
 import dataclasses
@@ -46,6 +47,7 @@ class Evidence:
     watched: list[Watched] = dataclasses.field(default_factory=list)
     problems: list[str] = dataclasses.field(default_factory=list)
     tampered: list[Tampering] = dataclasses.field(default_factory=list)  # under xdist workers
+    records: list[dict[str, Any]] = dataclasses.field(default_factory=list)  # the preloads'
 
     def running(self) -> str | None:
         """The test a session had started and not reported on: where a run was cut."""
@@ -132,6 +134,9 @@ def read(lines: Sequence[bytes], checkout: str) -> Evidence:
             seen = _watched(message, checkout)
             if seen is not None and seen not in found.watched:
                 found.watched.append(seen)
+            continue
+        if kind == "case":  # a preload's test (unittest, Jest, Vitest, Mocha)
+            found.records.append({k: v for k, v in message.items() if k not in ("k", "p")})
             continue
         if kind == "worker-fingerprint":
             found.tampered.append(_tampering(message))

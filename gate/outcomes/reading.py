@@ -10,6 +10,7 @@ it agrees with that summary (`runners.reports`).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from gate.execution.environment import extended
 from gate.outcomes.record import CaseResult, Counts
@@ -54,11 +55,12 @@ def report_env(environ: Mapping[str, str], report: str,
     return env
 
 
-def read(output: str, report: str) -> Counts | None:
+def read(output: str, report: str, records: Sequence[Any] | None = None) -> Counts | None:
     """The counts of the first runner whose report or summary is found, each test named where
-    the runner's preload report agrees with its summary."""
+    the runner's preload records (sent on the evidence channel; None: its report file) agree
+    with its summary."""
     for parse in PARSERS.values():
         counts = parse(output, report)
         if counts is not None:
-            return reports.named(counts, report)
+            return reports.named(counts, report, records)
     return None

@@ -87,7 +87,7 @@ def run_tests(
         completed, sent = _run(ws, command, pytest_runner.without_plugin(env), report, again)
     found = evidence.read(sent, ws.checkout)
     counts = evidence.reconcile(
-        results.read(completed.output, report), found, output=completed.output,
+        results.read(completed.output, report, found.records), found, output=completed.output,
         returncode=completed.returncode, timed_out=completed.timed_out,
         pytest_alone=is_pytest(command))
     running = found.running() if completed.timed_out else None

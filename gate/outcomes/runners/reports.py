@@ -20,7 +20,7 @@ import json
 import math
 import os
 import shutil
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gate.execution import judged_files
@@ -89,20 +89,28 @@ def _case(data: Any) -> tuple[str, CaseResult, str | None]:
 def cases(path: str, runner: str) -> list[CaseResult] | None:
     """The cases `runner` has in the report at `path`, in order; None when the file is
     missing, not a regular file, too large or has a line that does not read (a garbled
-    report is not half-read). Vitest reports a test once per update: its last line counts."""
+    report is not half-read)."""
     # not through a link, nor from a FIFO left to hang the gate: a file, or nothing
     data = judged_files.read(path, _LIMIT)
     if data is None:
         return None
+    try:
+        lines = [json.loads(line) for line in data.decode("utf-8").splitlines() if line.strip()]
+    except ValueError:  # also JSON and UTF-8 errors
+        return None
+    return sent(lines, runner)
+
+
+def sent(lines: Sequence[Any], runner: str) -> list[CaseResult] | None:
+    """The cases `runner` has among the records, in order; None when one does not read.
+    Vitest reports a test once per update: its last record counts."""
     found: dict[object, CaseResult] = {}
     try:
-        for number, line in enumerate(data.decode("utf-8").splitlines()):
-            if not line.strip():
-                continue
-            who, case, task = _case(json.loads(line))
+        for number, data in enumerate(lines):
+            who, case, task = _case(data)
             if who == runner:
                 found[task if task is not None else number] = case
-    except ValueError:  # also JSON and UTF-8 errors
+    except ValueError:
         return None
     return list(found.values())
 
@@ -112,14 +120,16 @@ def _tally(found: list[CaseResult]) -> tuple[int, int, int]:
             sum(c.outcome == "skipped" for c in found))
 
 
-def named(counts: Counts, report: str) -> Counts:
+def named(counts: Counts, report: str, records: Sequence[Any] | None = None) -> Counts:
     """`counts` (read from the runner's summary) with every test named from the preload's
-    report, when the report has exactly the summary's passes, failures and skips; otherwise
-    `counts` as it is. A failing test keeps the summary's message where the summary names it."""
+    records, sent on the evidence channel as they happened (`records`; None: read from the
+    preload's report file, where no channel was open), when they have exactly the summary's
+    passes, failures and skips; otherwise `counts` as it is. A failing test keeps the
+    summary's message where the summary names it."""
     if counts.complete or counts.runner not in RUNNERS:
         return counts
     path = js_report(report) if counts.runner in JS_RUNNERS else unittest_report(report)
-    found = cases(path, counts.runner)
+    found = cases(path, counts.runner) if records is None else sent(records, counts.runner)
     if found is None or _tally(found) != (counts.passed, counts.failed, counts.skipped):
         return counts
     printed: Mapping[str, CaseResult] = {c.name: c for c in counts.failures()}

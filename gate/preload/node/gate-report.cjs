@@ -1,6 +1,6 @@
-// The gate's preload for Node (NODE_OPTIONS=--require=<this file>): where GATE_JS_REPORT names
-// a file, every test that Jest, Vitest or Mocha runs in this process is appended to it as a
-// JSON line {runner, file, name, outcome, seconds, message}. The test command is not edited.
+// The gate's preload for Node (NODE_OPTIONS=--require=<this file>): where GATE_JS_REPORT is
+// set, every test that Jest, Vitest or Mocha runs in this process is sent to the gate as a
+// JSON line {runner, file, name, outcome, seconds, message} (see write). The test command is not edited.
 // Anything that goes wrong here is swallowed: the preload must never change how tests run.
 // What it writes is checked by the gate against the runner's printed summary.
 'use strict';
@@ -12,9 +12,22 @@
   const Module = require('module');
   const MARK = Symbol.for('gate.report.patched');
 
+  // Sent as it happens on the gate's evidence channel (GATE_EVIDENCE, a FIFO the gate reads
+  // while the tests run), a record a write so that none is interleaved with another
+  // process's; without a channel, appended to the report file.
+  const channel = process.env.GATE_EVIDENCE;
   function write(records) {
     if (!records.length) return;
     try {
+      if (channel) {
+        const fd = fs.openSync(channel, fs.constants.O_WRONLY);
+        try {
+          for (const r of records) {
+            fs.writeSync(fd, JSON.stringify({ ...r, k: 'case', p: process.pid }) + '\n');
+          }
+        } finally { fs.closeSync(fd); }
+        return;
+      }
       const text = records.map((r) => JSON.stringify(r)).join('\n') + '\n';
       const fd = fs.openSync(target, 'a');
       try { fs.writeSync(fd, text); } finally { fs.closeSync(fd); }

@@ -1,8 +1,10 @@
 # gate: allow harness -- the gate's own unittest preload, on PYTHONPATH in its test runs only
-"""The gate's hook for unittest, on PYTHONPATH only for the gate's test runs: where
-GATE_UNITTEST_REPORT names a file, each outcome a unittest TestResult records (success,
-failure, error, skip, expected failure, unexpected success, failing subtest) is appended to it
-as a JSON line {runner, file, line, name, outcome, seconds, message}. The test command is not
+"""The gate's hooks, on PYTHONPATH only for the gate's test runs. First the watcher, an audit
+hook (`_watcher`). Then unittest's: where GATE_UNITTEST_REPORT is set, each outcome a unittest
+TestResult records (success, failure, error, skip, expected failure, unexpected success,
+failing subtest) is sent as it happens on the gate's evidence channel (GATE_EVIDENCE; without
+one, appended to that file) as a JSON line {runner, file, line, name, outcome, seconds,
+message}. The test command is not
 edited; what is written is checked by the gate against the "Ran N tests" summary. Any other
 sitecustomize on the path is then run, as if this one were not there."""
 from __future__ import annotations
@@ -156,15 +158,20 @@ def _write(target: str, test: Any, outcome: str, message: str, started: dict[int
         lines = [x.strip() for x in str(getattr(case, "_exception", "")).splitlines() if x.strip()]
         file, code, name = None, None, str(getattr(case, "_testMethodName", name))
         message = "not collected: " + (lines[-1] if lines else message)
-    line = json.dumps({"runner": "unittest", "file": file,
-                       "line": code.co_firstlineno if code is not None and
-                       file == code.co_filename else None,
-                       "name": name,
-                       "outcome": outcome, "message": message[:400],
-                       "seconds": None if start is None else time.monotonic() - start})
-    fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    record = {"runner": "unittest", "file": file,
+              "line": code.co_firstlineno if code is not None and file == code.co_filename
+              else None,
+              "name": name, "outcome": outcome, "message": message[:400],
+              "seconds": None if start is None else time.monotonic() - start}
+    channel = os.environ.get("GATE_EVIDENCE")
+    if channel:  # as it happens, to the gate (gate_evidence's line: one write, a kind)
+        fd = os.open(channel, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        os.set_blocking(fd, True)
+        record.update(k="case", p=os.getpid())
+    else:
+        fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
     try:
-        os.write(fd, (line + "\n").encode("utf-8", "replace"))
+        os.write(fd, (json.dumps(record, ensure_ascii=True) + "\n").encode("ascii"))
     finally:
         os.close(fd)
 

@@ -128,8 +128,8 @@ FORGER = """\
 const fs = require('fs');
 test('forges', () => {
   for (const name of ['ghost one', 'ghost two']) {
-    fs.appendFileSync(process.env.GATE_JS_REPORT, JSON.stringify(
-      {runner: RUNNER, file: __filename, name, outcome: 'passed', seconds: 0}) + '\\n');
+    fs.appendFileSync(process.env.GATE_EVIDENCE, JSON.stringify(
+      {k: 'case', runner: RUNNER, file: __filename, name, outcome: 'passed', seconds: 0}) + '\\n');
   }
 });
 """
@@ -212,8 +212,8 @@ def test_mocha_tests_skipped_at_run_time_and_in_parallel_are_named(js_project: P
 ])
 def test_a_forged_report_falls_back_to_the_summary(js_project: Path, runner: str, command: str,
                                                    name: str) -> None:
-    """A test that appends fake passes to the preload's report: the counts disagree with the
-    runner's printed summary, so no test is named and no pass is added."""
+    """A test that sends fake passes on the gate's channel as the preload would: the counts
+    disagree with the runner's printed summary, so no test is named and no pass is added."""
     forger = FORGER.replace("RUNNER", repr(runner))
     if runner == "vitest":
         forger = ("import { test } from 'vitest';\nimport fs from 'fs';\n"

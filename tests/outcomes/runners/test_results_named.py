@@ -88,14 +88,15 @@ def test_unittest_names_every_test_with_its_file_and_line(tmp_path: Path) -> Non
 
 
 def test_a_forged_unittest_report_falls_back_to_the_summary(tmp_path: Path) -> None:
-    """A test that appends fake passes to the report: the counts disagree with "Ran N
-    tests", so only the summary is kept; never more passes than it says."""
+    """A test that sends fake passes on the gate's channel as the preload would: the counts
+    disagree with "Ran N tests", so only the summary is kept; never more passes than it says."""
     forger = TEST_B.replace("        pass\n", (
         "        import json, os\n"
-        "        with open(os.environ['GATE_UNITTEST_REPORT'], 'a') as f:\n"
+        "        with open(os.environ['GATE_EVIDENCE'], 'a') as f:\n"
         "            for name in ('ghost.one', 'ghost.two'):\n"
-        "                f.write(json.dumps({'runner': 'unittest', 'file': __file__,\n"
-        "                                    'name': name, 'outcome': 'passed'}) + '\\n')\n"))
+        "                f.write(json.dumps({'k': 'case', 'runner': 'unittest',\n"
+        "                                    'file': __file__, 'name': name,\n"
+        "                                    'outcome': 'passed'}) + '\\n')\n"))
     root = unittest_project(tmp_path / "p", {"tests/test_a.py": TEST_A,
                                              "tests/test_f.py": forger})
     run = run_in(root, UNITTEST)
@@ -104,8 +105,9 @@ def test_a_forged_unittest_report_falls_back_to_the_summary(tmp_path: Path) -> N
     assert [c.name for c in run.counts.cases] == ["tests.test_a.TestMath.test_breaks"]
 
 
-def test_a_garbled_unittest_report_falls_back_to_the_summary(tmp_path: Path) -> None:
-    """A test that replaces a real line with one that does not read: nothing is named."""
+def test_a_report_file_written_by_a_test_changes_nothing(tmp_path: Path) -> None:
+    """The preload sends each outcome as it happens: what a test writes in the report file
+    it knows of, garbled or forged, is not read."""
     garbler = TEST_B.replace("        pass\n", (
         "        import os\n"
         "        with open(os.environ['GATE_UNITTEST_REPORT'], 'a') as f:\n"
@@ -113,9 +115,20 @@ def test_a_garbled_unittest_report_falls_back_to_the_summary(tmp_path: Path) -> 
     root = unittest_project(tmp_path / "p", {"tests/test_g.py": garbler})
     run = run_in(root, UNITTEST)
     assert run.counts is not None
-    assert (run.counts.complete, run.counts.describe(), run.counts.cases) == (
-        False, "1/1 tests", ())
-    assert run.passed
+    assert (run.counts.complete, run.counts.describe()) == (True, "1/1 tests")
+    assert [c.name for c in run.counts.cases] == ["tests.test_g.TestMath.test_adds"]
+    assert run.passed and run.counts.evidence == ()
+
+
+def test_a_garbled_line_on_the_channel_is_tampering(tmp_path: Path) -> None:
+    garbler = TEST_B.replace("        pass\n", (
+        "        import os\n"
+        "        with open(os.environ['GATE_EVIDENCE'], 'a') as f:\n"
+        "            f.write('{\"k\": \"case\", \"name\": \\n')\n"))
+    root = unittest_project(tmp_path / "p", {"tests/test_g.py": garbler})
+    run = run_in(root, UNITTEST)
+    assert run.counts is not None
+    assert [p.split(":", 1)[0] for p in run.counts.evidence] == ["unreadable"]
 
 
 def test_the_projects_own_sitecustomize_still_runs(tmp_path: Path) -> None:
