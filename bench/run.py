@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import evidence_cost
 import fixtures
 import hook_latency
 import scan
@@ -674,6 +675,7 @@ def main() -> int:
             ("memory", lambda: memory(work, args.quick)),
             ("scan_throughput", lambda: scan_throughput(work, args.quick)),
             ("latency", lambda: latency(work, args.quick)),
+            ("evidence", lambda: evidence_cost.evidence_cost(work, args.quick)),
         ]
         chosen = [(n, step) for n, step in steps if not args.only or n in args.only]
         # --quick is a smoke test: two measurements at a time, in smoke.ORDER, whose figures
