@@ -37,6 +37,7 @@ class Config:
     pinned_mutants: int = 20  # at most this many mutants (0: none)
     pinned_time: float = 1.0  # the mutants' extra wall time, in suite runs
     agent_config_paths: tuple[str, ...] = ()  # globs `agent-config` reads beside its own
+    max_attempts: int | None = None  # `gate submit`'s cap per change; None: the default (3)
     source: str = "defaults"
 
 
@@ -95,6 +96,7 @@ _KEYS: dict[str, tuple[Any, str]] = {
     "pinned-mutants": (_count, "a whole number of mutants, 0 or more (0: none)"),
     "pinned-time": (_positive_number, "a positive number of suite runs"),
     "agent-config-paths": (_str_list, "a list of globs (more files that steer the agents)"),
+    "max-attempts": (_positive_int, "a positive integer (gate submit's attempts per change)"),
 }
 _CHECK_KEYS: dict[str, Any] = {
     "name": lambda v: isinstance(v, str) and bool(v.strip()),
