@@ -33,13 +33,15 @@ is read from the base branch, as the rest of the config: a head cannot shorten i
   changed or added, by its event (`Stop`, `PreToolUse`...: `hook-removed`, `hook-changed`,
   `hook-added`); a permission widened (`allow` gained `Bash(*)`, `deny` lost a rule, a wider
   default mode: `permission-widened`); an MCP server added or its command, arguments, URL or
-  environment changed (`mcp-server-added`, `mcp-server-changed`). Other keys are notices.
+  environment changed (`mcp-server-added`, `mcp-server-changed`); the sessions' `env`, a
+  credentials helper, plugins and their marketplaces (`setting-changed`). Other keys are
+  notices.
 - A hook or a hook script's line that ran the gate (`gate hook agent-stop`, `gate submit`...)
   and is gone, or every hook switched off, is an error (`gate-hook-removed`): the agent's work
   is no longer checked where it was.
 - Workflows (`.github/workflows/`): `permissions` widened at the top level or for a job, with
-  the scope and the old and new level, `write-all`, or removed so that the repository's default
-  token applies (`workflow-permissions`); a new `pull_request_target` or `workflow_run` trigger
+  the scope and the old and new level, `write-all`, removed so that the repository's default
+  token applies, or a new workflow or job that asks to write (`workflow-permissions`); a new `pull_request_target` or `workflow_run` trigger
   (`workflow-trigger`); `secrets: inherit`, or a secret newly named by a job that runs the pull
   request's code (`workflow-secrets`). Each beside diff-policy's forbidden path.
 

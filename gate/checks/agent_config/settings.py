@@ -24,6 +24,18 @@ from gate.models import Finding, Severity
 Data = dict[str, object]
 MOST_NOTICES = 10
 _SERVERS = re.compile(r"^(mcp_?servers|servers|context_servers)$", re.IGNORECASE)
+# Settings that change what runs, or where the tools come from: a warning, not a notice.
+SENSITIVE = {
+    "env": "the environment of every session: PATH and the like decide which `gate` runs",
+    "apiKeyHelper": "a command run for credentials",
+    "enabledPlugins": "plugins bring their own hooks, tools and servers",
+    "extraKnownMarketplaces": "where plugins come from",
+    "enabledMcpjsonServers": "which project MCP servers start without asking",
+    "disabledMcpjsonServers": "which project MCP servers are kept off",
+    "statusLine": "a command run on every prompt",
+    "otelHeadersHelper": "a command run by the session",
+    "awsAuthRefresh": "a command run for credentials",
+}
 _WIDE_MODES = ("bypassPermissions", "acceptEdits", "dontAsk", "yolo", "auto_edit",
                "never", "full-auto", "danger-full-access")
 
@@ -233,8 +245,11 @@ def compare(path: str, old: Data, new: Data, head_text: str) -> list[Finding]:
     widened = {".".join(k) for k, _, b in _modes(old, new) if b in _WIDE_MODES or b is True}
     rest = [c for c in changes(old, new) if not _said(c.key, widened)]
     for change in rest[:MOST_NOTICES]:
-        out.add(tuple(change.key.split(".")), "setting-changed", "notice",
-                f"setting {change.key}: {show_change(change.old, change.new)}")
+        top = change.key.split(".", 1)[0]
+        out.add(tuple(change.key.split(".")), "setting-changed",
+                "warning" if top in SENSITIVE else "notice",
+                f"setting {change.key}: {show_change(change.old, change.new)}"
+                + (f" ({SENSITIVE[top]})" if top in SENSITIVE else ""))
     if len(rest) > MOST_NOTICES:
         out.add((), "setting-changed", "notice",
                 f"and {len(rest) - MOST_NOTICES} more setting(s) changed")

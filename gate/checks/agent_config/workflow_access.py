@@ -95,6 +95,15 @@ def runs_change(job: Data) -> bool:
     return "uses" in job
 
 
+def writes(access_: Access | None) -> list[str]:
+    """The scopes a `permissions` value lets write (`(every other scope)` for the rest)."""
+    if access_ is None:
+        return []
+    return [("(every scope)" if len(access_) == 1 else "(every other scope)")
+            if scope == "*" else scope for scope, level in sorted(access_.items())
+            if level == LEVELS["write"]]
+
+
 def _finding(path: str, lines: Lines, at: Sequence[Key], rule: str, message: str) -> Finding:
     return Finding(path=path, line=lines(at), rule=rule, severity="warning", message=message)
 
@@ -105,6 +114,9 @@ def compare(path: str, old: Data, new: Data, head_text: str) -> list[Finding]:
     for what in widened(top_old, top_new):
         found.append(_finding(path, lines, ["permissions"], "workflow-permissions",
                               f"workflow permissions widened: {what}"))
+    if not old and top_new != {"*": 2} and writes(top_new):
+        found.append(_finding(path, lines, ["permissions"], "workflow-permissions",
+                              "new workflow with write access: " + ", ".join(writes(top_new))))
     added = sorted(events(_on(new)) - events(_on(old)))
     for event in (e for e in added if e in RISKY_TRIGGERS):
         found.append(_finding(path, lines, ["on", event], "workflow-trigger",
@@ -119,10 +131,16 @@ def compare(path: str, old: Data, new: Data, head_text: str) -> list[Finding]:
         here = ["jobs", job_id]
         if "permissions" in job:
             was = access(before["permissions"]) if "permissions" in before else top_old
-            for what in widened(was, access(job["permissions"])):
+            now = access(job["permissions"])
+            said = widened(was, now)
+            if was is None and not before and now != {"*": 2} and writes(now):
+                said = ["new job with write access: " + ", ".join(writes(now))]
+            for what in said:
                 found.append(_finding(path, lines, [*here, "permissions"],
                                       "workflow-permissions",
-                                      f"job {job_id}: permissions widened: {what}"))
+                                      f"job {job_id}: permissions widened: {what}"
+                                      if not what.startswith("new job") else
+                                      f"job {job_id}: {what}"))
         if job.get("secrets") == "inherit" and before.get("secrets") != "inherit":
             found.append(_finding(path, lines, [*here, "secrets"], "workflow-secrets",
                                   f"job {job_id}: `secrets: inherit` passes every secret "

@@ -284,3 +284,28 @@ def test_a_setting_reformatted_is_not_a_finding(tmp_path: Path) -> None:
     result = _run(tmp_path, {".claude/settings.json": json.dumps(base)},
                   {".claude/settings.json": _json(base)})
     assert not result.findings
+
+
+def test_a_new_workflow_or_job_that_asks_to_write(tmp_path: Path) -> None:
+    base = ("on: push\npermissions:\n  contents: read\njobs:\n  a:\n    runs-on: x\n"
+            "    steps:\n      - run: make\n")
+    job = base + ("  release:\n    permissions:\n      contents: write\n    runs-on: x\n"
+                  "    steps:\n      - run: make release\n")
+    result = _run(tmp_path, {".github/workflows/ci.yml": base},
+                  {".github/workflows/ci.yml": job,
+                   ".github/workflows/new.yml": base.replace("contents: read",
+                                                             "contents: write")})
+    assert [(f.path, f.message) for f in result.findings] == [
+        (".github/workflows/ci.yml",
+         "job release: permissions widened: contents: read -> write"),
+        (".github/workflows/new.yml", "new workflow with write access: contents")]
+
+
+def test_the_session_environment_changed_is_a_warning(tmp_path: Path) -> None:
+    """PATH in the settings' `env` decides which `gate` the hook runs."""
+    head = {**GATE_HOOK, "env": {"PATH": "/tmp/shim:/usr/bin"}, "model": "opus"}
+    result = _run(tmp_path, {".claude/settings.json": _json(GATE_HOOK)},
+                  {".claude/settings.json": _json(head)})
+    assert [(f.rule, f.severity) for f in result.findings] == [
+        ("setting-changed", "warning"), ("setting-changed", "notice")]
+    assert result.findings[0].message.startswith('setting env.PATH: (unset) -> "/tmp/shim')
