@@ -54,8 +54,10 @@ def widened(old: Access | None, new: Access | None) -> list[str]:
     if new is None:
         return [] if old is None else ["permissions removed: the repository's default token "
                                        "applies again (it may be write)"]
+    if new == {"*": 2}:
+        return [] if old == new else ["write-all"]
     if old is None:
-        return ["write-all"] if new == {"*": 2} else []
+        return []
     out = []
     for scope in sorted(set(old) | set(new)):
         a, b = _level(old, scope), _level(new, scope)

@@ -174,6 +174,9 @@ def test_write_all_and_a_removed_permissions_block(tmp_path: Path) -> None:
                   {".github/workflows/ci.yml": "permissions: write-all\n" + base})
     assert [f.message for f in result.findings] == [
         "workflow permissions widened: write-all"]
+    closed = _run(tmp_path / "3", {".github/workflows/ci.yml": "permissions: {}\n" + base},
+                  {".github/workflows/ci.yml": "permissions: write-all\n" + base})
+    assert [f.message for f in closed.findings] == ["workflow permissions widened: write-all"]
     read = "permissions: read-all\n" + base
     result = _run(tmp_path / "2", {".github/workflows/ci.yml": read},
                   {".github/workflows/ci.yml": base})
