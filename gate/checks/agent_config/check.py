@@ -41,9 +41,10 @@ is read from the base branch, as the rest of the config: a head cannot shorten i
   is no longer checked where it was.
 - Workflows (`.github/workflows/`): `permissions` widened at the top level or for a job, with
   the scope and the old and new level, `write-all`, removed so that the repository's default
-  token applies, or a new workflow or job that asks to write (`workflow-permissions`); a new `pull_request_target` or `workflow_run` trigger
-  (`workflow-trigger`); `secrets: inherit`, or a secret newly named by a job that runs the pull
-  request's code (`workflow-secrets`). Each beside diff-policy's forbidden path.
+  token applies, or a new workflow or job that asks to write (`workflow-permissions`); a new
+  `pull_request_target` or `workflow_run` trigger (`workflow-trigger`); `secrets: inherit`,
+  or a secret newly named by a job that runs the pull request's code (`workflow-secrets`).
+  Each beside diff-policy's forbidden path.
 
 A finding makes the verdict needs-review (notices alone do not). It cannot be allowed with a
 comment: the comment would sit in the very file the agent changed. Resolve it by having a
