@@ -102,13 +102,11 @@ def _file(ctx: DiffContext, f: ChangedFile, old: str, new: str) -> list[Finding]
         found = _settings(f, old, new)
         if found is not None:
             return found
-    out = instructions.compare(f.path, old, new, what[kind])
-    if kind != "instructions":
-        out = instructions.gate_lines_removed(f.path, old, new) + out
+    gone = instructions.gate_lines_removed(f.path, old, new) if kind != "instructions" else []
     if not new and old:
-        out = [Finding(path=f.path, line=1, rule="agent-file", severity="warning",
-                       message=f"{f.path} deleted: {what[kind]}")]
-    return out
+        return [*gone, Finding(path=f.path, line=1, rule="agent-file", severity="warning",
+                               message=f"{f.path} deleted: {what[kind]}")]
+    return gone + instructions.compare(f.path, old, new, what[kind])
 
 
 def run(ctx: DiffContext) -> CheckResult:

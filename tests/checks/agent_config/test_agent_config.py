@@ -60,6 +60,10 @@ def test_the_gate_hook_in_a_hook_script_removed_is_an_error(tmp_path: Path) -> N
     result = _run(tmp_path, {".claude/hooks/stop.sh": script},
                   {".claude/hooks/stop.sh": "#!/bin/sh\nset -e\nexit 0\n"})
     assert ("gate-hook-removed", "error") in [(f.rule, f.severity) for f in result.findings]
+    deleted = _run(tmp_path / "2", {".claude/hooks/stop.sh": script},
+                   {".claude/hooks/stop.sh": None})
+    assert [(f.rule, f.severity) for f in deleted.findings] == [
+        ("agent-file", "warning"), ("gate-hook-removed", "error")]
 
 
 def test_another_hook_removed_or_changed_names_its_event(tmp_path: Path) -> None:
