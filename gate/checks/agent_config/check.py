@@ -18,8 +18,9 @@ EXPLANATION = """\
 Flags changes to what steers the coding agents and to what the project's workflows may do. A
 change made by an agent can change how the next agent works, or take the gate out of its loop.
 
-The files: `AGENTS.md`, `CLAUDE.md`, `CLAUDE.local.md`, `GEMINI.md`, `.cursorrules`,
-`.windsurfrules` (in any directory: the tools read nested ones), `.claude/`, `.gemini/`,
+The files: `AGENTS.md` (and `AGENTS.override.md`), `CLAUDE.md`, `CLAUDE.local.md`,
+`GEMINI.md`, `.cursorrules`, `.windsurfrules`, `.clinerules` (in any directory: the tools read
+nested ones), `.windsurf/rules/`, `.claude/`, `.gemini/`,
 `.codex/`, `.cursor/rules/` (at any depth), `.mcp.json`, `.cursor/mcp.json`,
 `.vscode/mcp.json`, `.aider.conf.yml`, `.github/copilot-instructions.md`,
 `.github/instructions/`, `.github/prompts/`, `.github/agents/`, the files an instructions
@@ -88,7 +89,7 @@ def _workflow(f: ChangedFile, old: str, new: str) -> list[Finding]:
     return workflow_access.compare(f.path, before, after, new)
 
 
-def _file(ctx: DiffContext, f: ChangedFile, old: str, new: str) -> list[Finding]:
+def _file(f: ChangedFile, old: str, new: str) -> list[Finding]:
     what = {"instructions": "instructions to agents changed",
             "file": "a file that steers the agents changed",
             "settings": "agent settings changed"}
@@ -117,7 +118,7 @@ def run(ctx: DiffContext) -> CheckResult:
     base, head = ctx.read(ctx.base, names), ctx.read(ctx.head, names)
     findings: list[Finding] = []
     for f in files:
-        findings += _file(ctx, f, _decode(base[f.path]) or "", _decode(head[f.path]) or "")
+        findings += _file(f, _decode(base[f.path]) or "", _decode(head[f.path]) or "")
     result = from_findings(ID, TITLE, findings, clean="no agent instructions, settings or "
                            "workflow permissions changed",
                            found="{n} change(s) to what steers the agents")

@@ -193,7 +193,7 @@ def _permission_changes(old: Data, new: Data, out: _Findings) -> None:
 def _modes(old: Data, new: Data) -> Iterator[tuple[tuple[str, ...], object, object]]:
     for keys in (("permissions", "defaultMode"), ("approval_policy",), ("sandbox_mode",),
                  ("approvalMode",), ("yolo",), ("enableAllProjectMcpServers",),
-                 ("dangerouslySkipPermissions",), ("yes-always",), ("auto-commits",)):
+                 ("dangerouslySkipPermissions",), ("yes-always",)):
         a, b = _dig(old, keys), _dig(new, keys)
         if a != b:
             yield keys, a, b
