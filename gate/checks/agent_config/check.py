@@ -20,7 +20,7 @@ change made by an agent can change how the next agent works, or take the gate ou
 
 The files: `AGENTS.md` (and `AGENTS.override.md`), `CLAUDE.md`, `CLAUDE.local.md`,
 `GEMINI.md`, `.cursorrules`, `.windsurfrules`, `.clinerules` (in any directory: the tools read
-nested ones), `.windsurf/rules/`, `.claude/`, `.gemini/`,
+nested ones), `.windsurf/rules/`, `.clinerules/`, `.claude/`, `.gemini/`,
 `.codex/`, `.cursor/rules/` (at any depth), `.mcp.json`, `.cursor/mcp.json`,
 `.vscode/mcp.json`, `.aider.conf.yml`, `.github/copilot-instructions.md`,
 `.github/instructions/`, `.github/prompts/`, `.github/agents/`, the files an instructions

@@ -17,7 +17,7 @@ Kind = Literal["instructions", "settings", "workflow", "file"]
 NAMES = frozenset({"AGENTS.md", "AGENTS.override.md", "CLAUDE.md", "CLAUDE.local.md",
                    "GEMINI.md", ".cursorrules", ".windsurfrules", ".clinerules"})
 # Directories whose whole content steers a tool, at any depth.
-DIRECTORIES = (".claude", ".gemini", ".codex", ".cursor/rules", ".windsurf/rules")
+DIRECTORIES = (".claude", ".gemini", ".codex", ".cursor/rules", ".windsurf/rules", ".clinerules")
 # Single files at the root.
 ROOT_FILES = frozenset({".mcp.json", ".cursor/mcp.json", ".vscode/mcp.json", ".aider.conf.yml",
                         ".github/copilot-instructions.md", ".gemini/settings.json"})
