@@ -145,8 +145,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="the branch to commit to (default: gate/submit/<current branch>)")
     submit.add_argument("--message", metavar="MSG", default="gate submit",
                         help="the commit message (and the pull request's title)")
-    submit.add_argument("--max-attempts", type=int, metavar="N", default=3,
-                        help="submits allowed per branch and base; then exit 5 (default 3)")
+    submit.add_argument("--max-attempts", type=int, metavar="N",
+                        help="lower the cap of submits per change (the base's "
+                        "`max-attempts`, default 3); more than it is refused; then exit 5")
     submit.add_argument("--open-pr", action="store_true",
                         help="on pass, push the branch and open its pull request "
                         "(GITHUB_TOKEN, GITHUB_REPOSITORY; the extra `github`)")
@@ -156,8 +157,11 @@ def _parser() -> argparse.ArgumentParser:
                         "full gate (exit 4 on its pass; never opens a pull request)")
     submit.add_argument("--repo", default=".", help="the repository (default: current dir)")
     submit.add_argument("--format", choices=("text", "json"), default="text")
-    sub.add_parser("mcp", help="the gate as MCP tools over stdio: submit, scan, explain "
-                   "(the extra `mcp`)")
+    mcp = sub.add_parser("mcp", help="the gate as MCP tools over stdio: submit, scan, "
+                         "explain (the extra `mcp`)")
+    mcp.add_argument("--max-attempts", type=int, metavar="N",
+                     help="fix the cap of submits per change for the server's life, in "
+                     "place of the base's `max-attempts` (for the harness that starts it)")
     explain = sub.add_parser("explain", help="what a check means and how to resolve it")
     explain.add_argument("check_id", metavar="CHECK-ID",
                          help="a built-in check's id, the name of a user check, or a user "
@@ -267,7 +271,9 @@ def _submit(args: argparse.Namespace) -> int:
     return answer.exit_code
 
 
-def _mcp() -> int:
+def _mcp(fixed_cap: int | None) -> int:
+    if fixed_cap is not None and fixed_cap < 1:
+        raise GateError("gate mcp --max-attempts must be at least 1")
     try:
         from gate.agent import mcp_server
     except ModuleNotFoundError as e:
@@ -275,7 +281,7 @@ def _mcp() -> int:
             raise
         raise GateError("gate mcp needs the MCP SDK: pip install "
                         f"'{release.DISTRIBUTION}[mcp]'") from e
-    mcp_server.serve()
+    mcp_server.serve(fixed_cap)
     return 0
 
 
@@ -322,7 +328,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "submit":
         return _submit(args)
     if args.command == "mcp":
-        return _mcp()
+        return _mcp(args.max_attempts)
     if args.command == "demo":
         from gate.adopt import demo
         return demo.main(sys.stdout, keep=args.keep)

@@ -5,6 +5,8 @@ brings); stdout is the protocol's, so
 nothing else is printed there."""
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Literal
 
 from mcp.server.mcpserver import MCPServer
@@ -56,20 +58,27 @@ class Explanation(BaseModel):
 
 
 def submit(base: str, repo: str = ".", branch: str | None = None,
-           message: str = "gate submit", max_attempts: int = 3,
+           message: str = "gate submit", max_attempts: int | None = None,
            open_pr: bool = False, quick: bool = False) -> SubmitResult:
     """Commit the working tree of `repo` to a branch (default gate/submit/<current branch>;
     your branch, index and files stay as they are), run the whole gate on it against `base`,
     and answer: pass, or what failed at file:line and what would make it pass. fault
     "infrastructure" means the machine failed: change no code for it. exit_code 5: the
-    attempts are used up, a person must look. open_pr: on pass, push the branch and open its
-    pull request (the server's GITHUB_TOKEN and GITHUB_REPOSITORY). quick: for the inner
-    loop, a quick check that is NOT the gate (install, lint and type checks, the tests once
-    for a bug fix, else the build): exit_code 4 on its pass, not counted as an attempt."""
+    attempts are used up, a person must look. max_attempts may lower the cap of attempts
+    for this change (the project's, by default 3), never raise it. open_pr: on pass, push
+    the branch and open its pull request (the server's GITHUB_TOKEN and GITHUB_REPOSITORY).
+    quick: for the inner loop, a quick check that is NOT the gate (install, lint and type
+    checks, the tests once for a bug fix, else the build): exit_code 4 on its pass, not
+    counted as an attempt."""
+    return _submit(submitting.Request(base=base, repo=repo, branch=branch, message=message,
+                                      max_attempts=max_attempts, open_pr=open_pr,
+                                      quick=quick))
+
+
+def _submit(request: submitting.Request) -> SubmitResult:
+    branch = request.branch
     try:
-        answer = submitting.submit(submitting.Request(
-            base=base, repo=repo, branch=branch, message=message, max_attempts=max_attempts,
-            open_pr=open_pr, quick=quick))
+        answer = submitting.submit(request)
     except GateError as e:
         return SubmitResult(verdict=None, attempt=0, attempts_left=0, fault="infrastructure",
                             branch=branch or "", head="", exit_code=2,
@@ -84,7 +93,8 @@ def submit(base: str, repo: str = ".", branch: str | None = None,
 
 def scan(base: str, head: str | None = None, repo: str = ".") -> ScanResult:
     """The diff checks (no install, no test run) on `head` against `base`: removed tests,
-    new skip markers, lint and type escapes, weakened test config, harness tricks, lockfiles,
+    new skip markers, lint and type escapes, weakened test config, harness tricks,
+    changes to the agents' instructions and settings, lockfiles,
     the diff policy. Each finding is at a file and line. No `head`: the working tree,
     uncommitted files included (nothing is staged or committed)."""
     try:
@@ -109,15 +119,28 @@ def explain(check_id: str) -> Explanation:
                        explanation=registry.explanation(check_id))
 
 
-def server() -> MCPServer:
+def _fixed(cap: int) -> Callable[..., SubmitResult]:
+    """The `submit` tool under a cap fixed for the server's life (`gate mcp --max-attempts`):
+    the same signature and text, the cap out of the agent's reach."""
+    @functools.wraps(submit)
+    def fixed(base: str, repo: str = ".", branch: str | None = None,
+              message: str = "gate submit", max_attempts: int | None = None,
+              open_pr: bool = False, quick: bool = False) -> SubmitResult:
+        return _submit(submitting.Request(base=base, repo=repo, branch=branch,
+                                          message=message, max_attempts=max_attempts,
+                                          open_pr=open_pr, quick=quick, fixed_cap=cap))
+    return fixed
+
+
+def server(fixed_cap: int | None = None) -> MCPServer:
     made: MCPServer = MCPServer("gate", version=__version__, instructions=(
         "A test gate for agent-written code. Call `submit` when the work is done: it judges "
         "the change on a clean checkout and says what to fix; `scan` is the fast diff checks; "
         "`explain` says what a check means."))
-    for tool in (submit, scan, explain):
+    for tool in (submit if fixed_cap is None else _fixed(fixed_cap), scan, explain):
         made.add_tool(tool, structured_output=True)
     return made
 
 
-def serve() -> None:
-    server().run("stdio")
+def serve(fixed_cap: int | None = None) -> None:
+    server(fixed_cap).run("stdio")

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from gate.agent import attempts, fault, feedback, snapshot
+from gate.agent import cap as caps
 from gate.agent.fault import Fault
 from gate.engine import runner
 from gate.engine.verdict import EXIT_CANNOT_JUDGE, EXIT_CODES, exit_code
@@ -32,7 +33,8 @@ class Request:
     repo: str = "."
     branch: str | None = None  # default: gate/submit/<current branch>
     message: str = "gate submit"
-    max_attempts: int = attempts.DEFAULT_CAP
+    max_attempts: int | None = None  # None: the cap; less lowers it, more is refused
+    fixed_cap: int | None = None  # set by whoever starts `gate mcp --max-attempts N`
     open_pr: bool = False
     remote: str = "origin"
     quick: bool = False  # `gate run --quick`: not the full gate, not counted as an attempt
@@ -119,15 +121,15 @@ def _verdict(value: str | None) -> Verdict | None:
     return None
 
 
-def _capped(request: Request, branch: str, root: str, done: attempts.Attempts) -> Answer:
+def _capped(request: Request, branch: str, limit: int, done: attempts.Attempts) -> Answer:
     """The answer once the cap is reached: nothing committed, nothing judged, exit 5."""
     text = (f"gate submit: attempt limit reached for branch {branch} against {request.base}: "
-            f"{done.used} of {request.max_attempts} attempts used (the last: "
-            f"{done.last_verdict or 'could not judge'}). Nothing was judged. A person must "
-            "look: do not submit again.")
+            f"{done.used} of {limit} attempts used for this change, under any branch name "
+            f"(the last: {done.last_verdict or 'could not judge'}). Nothing was judged. A "
+            "person must look: do not submit again.")
     last: Fault = "infrastructure" if done.last_fault == "infrastructure" else "change"
     return Answer(_verdict(done.last_verdict), done.used, 0, last, branch,
-                  _tip(root, branch) or "", text, EXIT_CAP)
+                  done.last_head or "", text, EXIT_CAP)
 
 
 def _cannot_judge(why: str, branch: str, head: str, used: int, cap: int,
@@ -163,16 +165,24 @@ def _pull_request(request: Request, root: str, branch: str, head: str, body: str
     return pull_request.open_pull_request(found, branch, base, title, body)
 
 
-def _record(request: Request, root: str, branch: str, verdict: Verdict | None, why: Fault,
-            head: str) -> None:
-    """The attempt counted against the cap; a quick check is not one."""
-    if not request.quick:
-        attempts.record(root, branch, request.base, verdict, why, head)
+@dataclasses.dataclass(frozen=True)
+class _Count:
+    """Where the attempt is counted, and under which cap."""
+
+    root: str
+    key: str
+    cap: int
+    quick: bool
+
+    def record(self, verdict: Verdict | None, why: Fault, head: str) -> None:
+        """The attempt counted against the cap; a quick check is not one."""
+        if not self.quick:
+            attempts.record(self.root, self.key, verdict, why, head, self.cap)
 
 
 def check_request(request: Request, environ: Mapping[str, str]) -> None:
     """Bad input is exit 2 before anything is committed or counted."""
-    if request.max_attempts < 1:
+    if request.max_attempts is not None and request.max_attempts < 1:
         raise GateError("--max-attempts must be at least 1")
     if request.quick and request.open_pr:
         raise GateError("--open-pr with --quick: a quick check is not the full gate, and only "
@@ -181,33 +191,42 @@ def check_request(request: Request, environ: Mapping[str, str]) -> None:
         _github_settings(environ)
 
 
+def cap_of(request: Request, root: str, base: str, done: attempts.Attempts) -> int:
+    """The cap this attempt is under: the base's (or the harness's), lowered if asked."""
+    return caps.allowed(request.max_attempts, caps.ceiling(root, base, request.fixed_cap), done)
+
+
 def submit(request: Request, progress: runner.Progress | None = None,
            environ: Mapping[str, str] = os.environ) -> Answer:
     """One attempt: commit, count, judge, answer. GateError (exit 2) for bad input."""
     check_request(request, environ)
     root = workspace.resolve_repo(request.repo)
     branch = branch_name(root, request.branch)
-    git.resolve_commit(root, request.base)  # an unknown base is bad input, not an attempt
-    done = attempts.read(root, branch, request.base)
-    if done.used >= request.max_attempts:
-        return _capped(request, branch, root, done)
+    base = git.resolve_commit(root, request.base)  # unknown: bad input, not an attempt
+    here = git.text(root, "rev-parse", "HEAD").strip() if snapshot.has_head(root) else None
+    key = attempts.change_key(root, base, here)
+    done = attempts.read(root, key)
+    cap = cap_of(request, root, base, done)
+    if done.used >= cap:
+        return _capped(request, branch, cap, done)
+    count = _Count(root, key, cap, request.quick)
     head = commit_to_branch(root, branch, request.message)
-    used, cap = done.used + (0 if request.quick else 1), request.max_attempts
+    used = done.used + (0 if request.quick else 1)
     state = attempts.directory(root)
     os.makedirs(state, exist_ok=True)  # protected only if it exists when the run starts
     options = runner.Options(base=request.base, head=head, repo=root, protect=(state,))
     try:
         report = (quick_runner.run if request.quick else runner.run)(options, progress)
     except GateError as e:
-        _record(request, root, branch, None, "infrastructure", head)
+        count.record(None, "infrastructure", head)
         return _cannot_judge(str(e), branch, head, used, cap)
     machine = fault.infrastructure(report)
     if machine is None and _tip(root, branch) != head:
         machine = f"the branch {branch} moved while it was judged: the result is stale"
     if machine is not None:
-        _record(request, root, branch, None, "infrastructure", head)
+        count.record(None, "infrastructure", head)
         return _cannot_judge(machine, branch, head, used, cap, report)
-    _record(request, root, branch, report.verdict, "change", head)
+    count.record(report.verdict, "change", head)
     header = _quick_header if request.quick else _header
     text = feedback.for_report(report, header(report.verdict, branch, head, used, cap))
     answer = Answer(report.verdict, used, cap - used, "change", branch, head, text,

@@ -18,7 +18,7 @@ from gate.models import CheckResult, Finding
 
 PATTERN = re.compile(r"\bgate:\s*allow\b[ \t]*(?P<check>[\w-]*)(?P<rest>.*)")
 _REASON = re.compile(r"^\s*--\s*(?P<reason>.*?)\s*(?:\*/|-->)?\s*$")
-NOT_ALLOWED = ("tests-removed", "diff-policy")
+NOT_ALLOWED = ("tests-removed", "diff-policy", "agent-config")
 ALLOWABLE = ("skip-markers", "escapes", "check-config", "harness", "lockfiles", "diff-policy")
 
 

@@ -59,6 +59,11 @@ def _harness() -> DiffCheck:
     return check
 
 
+def _agent_config() -> DiffCheck:
+    from gate.checks.agent_config import check
+    return check
+
+
 def _lockfiles() -> DiffCheck:
     from gate.checks import lockfiles
     return lockfiles
@@ -81,6 +86,7 @@ _DIFF: dict[str, Callable[[], DiffCheck]] = {
     "escapes": _escapes,
     "check-config": _check_config,
     "harness": _harness,
+    "agent-config": _agent_config,
     "lockfiles": _lockfiles,
     "diff-policy": _diff_policy,
 }

@@ -36,6 +36,8 @@ class Config:
     pinned: str = "report"  # off, report (findings shown, verdict unchanged) or review
     pinned_mutants: int = 20  # at most this many mutants (0: none)
     pinned_time: float = 1.0  # the mutants' extra wall time, in suite runs
+    agent_config_paths: tuple[str, ...] = ()  # globs `agent-config` reads beside its own
+    max_attempts: int | None = None  # `gate submit`'s cap per change; None: the default (3)
     source: str = "defaults"
 
 
@@ -93,6 +95,8 @@ _KEYS: dict[str, tuple[Any, str]] = {
     "pinned": (lambda v: v in PINNED_MODES, '"off", "report" or "review"'),
     "pinned-mutants": (_count, "a whole number of mutants, 0 or more (0: none)"),
     "pinned-time": (_positive_number, "a positive number of suite runs"),
+    "agent-config-paths": (_str_list, "a list of globs (more files that steer the agents)"),
+    "max-attempts": (_positive_int, "a positive integer (gate submit's attempts per change)"),
 }
 _CHECK_KEYS: dict[str, Any] = {
     "name": lambda v: isinstance(v, str) and bool(v.strip()),

@@ -17,10 +17,11 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 Call = Callable[[ClientSession], Awaitable[Any]]
 
 
-def in_session(cwd: Path, call: Call) -> Any:
+def in_session(cwd: Path, call: Call, *server_args: str) -> Any:
     """`call` on a session with a fresh `gate mcp` server, started in `cwd`."""
     async def run() -> Any:
-        params = StdioServerParameters(command=sys.executable, args=["-m", "gate", "mcp"],
+        params = StdioServerParameters(command=sys.executable,
+                                       args=["-m", "gate", "mcp", *server_args],
                                        cwd=str(cwd), env=dict(os.environ))
         async with stdio_client(params) as (read, write), ClientSession(read, write) as s:
             await s.initialize()
@@ -130,6 +131,29 @@ def test_submit_judges_the_working_tree_and_counts_the_attempt(tmp_path: Path) -
     assert second["head"] == repo.git("rev-parse", "gate/submit/work").strip()
     assert (third["exit_code"], third["verdict"]) == (5, "pass")
     assert "A person must look" in third["feedback"]
+
+
+@pytest.mark.slow
+def test_the_harness_fixes_the_cap_for_the_servers_life(tmp_path: Path) -> None:
+    """`gate mcp --max-attempts 1`: the tool's larger `max_attempts` is refused (judged
+    nothing), a new branch name starts no new count (issue 39)."""
+    repo = Repo(tmp_path / "g")
+    repo.commit({".gate.toml": 'install = "true"\ntest = "grep -qx 2 answer.txt"\nruns = 1\n',
+                 "answer.txt": "2\n"}, "base")
+    repo.branch("work")
+    repo.write({"answer.txt": "3\n"})
+
+    async def submitted(s: ClientSession) -> Any:
+        larger = await s.call_tool("submit", {"base": "main", "max_attempts": 3})
+        first = await s.call_tool("submit", {"base": "main"})
+        renamed = await s.call_tool("submit", {"base": "main", "branch": "try/again"})
+        return larger, first, renamed
+    larger, first, renamed = (r.structured_content
+                              for r in in_session(repo.path, submitted, "--max-attempts", "1"))
+    assert larger["exit_code"] == 2
+    assert "more than the cap of 1 (fixed by whoever started `gate mcp" in larger["feedback"]
+    assert (first["verdict"], first["attempt"], first["attempts_left"]) == ("fail", 1, 0)
+    assert (renamed["exit_code"], renamed["attempt"]) == (5, 1)
 
 
 @pytest.mark.slow

@@ -1,5 +1,5 @@
 """`gate submit` (gate/agent/): the working tree committed to a branch, judged by the whole
-gate, answered in bounded text for a model; attempts capped per branch and base."""
+gate, answered in bounded text for a model; attempts capped per change, under the base's cap."""
 from __future__ import annotations
 
 import json
@@ -181,14 +181,44 @@ def test_the_fourth_attempt_after_three_failures_is_exit_5(grep_repo: Repo) -> N
     assert grep_repo.git("rev-parse", "gate/submit/work").strip() == tip == fourth["head"]
 
 
-def test_attempts_are_counted_per_branch_and_base(grep_repo: Repo) -> None:
+def test_the_cap_holds_against_a_new_branch_name_or_another_name_of_the_base(
+        grep_repo: Repo) -> None:
+    """Attempts are counted per change (where the work leaves the base), not per branch name:
+    the agent gave both names itself (issue 39)."""
     assert gate_submit(grep_repo, "--max-attempts", "1")[0] == 1
     assert gate_submit(grep_repo, "--max-attempts", "1")[0] == 5
     code, other = gate_submit(grep_repo, "--max-attempts", "1", "--branch", "fix/other")
-    assert (code, other["attempt"], other["branch"]) == (1, 1, "fix/other")
+    assert (code, other["attempt"], other["attempts_left"]) == (5, 1, 0)
+    assert "fix/other" not in grep_repo.git("branch", "--list")  # nothing committed
     grep_repo.git("branch", "release", "main")
     code, against = gate_submit(grep_repo, "--max-attempts", "1", "--base", "release")
-    assert (code, against["attempt"]) == (1, 1)
+    assert (code, against["attempt"]) == (5, 1)
+    base = grep_repo.git("rev-parse", "main").strip()
+    assert gate_submit(grep_repo, "--max-attempts", "1", "--base", base)[0] == 5
+
+
+def test_the_cap_holds_against_a_larger_max_attempts_once_reached(grep_repo: Repo) -> None:
+    """A change keeps the lowest cap it was submitted under: asking for 2 after the cap of 1
+    was reached judges nothing (issue 39: the same agent was judged again with 2)."""
+    assert gate_submit(grep_repo, "--max-attempts", "1")[0] == 1
+    code, again = gate_submit(grep_repo, "--max-attempts", "2")
+    assert (code, again["attempt"], again["attempts_left"]) == (5, 1, 0)
+    assert gate_submit(grep_repo)[0] == 5
+
+
+def test_the_cap_comes_from_the_base_config(tmp_path: Path) -> None:
+    config = GREP[".gate.toml"] + "max-attempts = 1\n"
+    repo = work_repo(tmp_path / "g", {**GREP, ".gate.toml": config},
+                     {".gate.toml": config.replace("max-attempts = 1", "max-attempts = 9")})
+    code, first = gate_submit(repo)
+    assert (code, first["attempt"], first["attempts_left"]) == (3, 1, 0)  # check-config
+    assert gate_submit(repo)[0] == 5
+    refused = subprocess.run([sys.executable, "-m", "gate", "submit", "--base", "main",
+                              "--max-attempts", "9"], cwd=repo.path, capture_output=True,
+                             text=True)
+    assert refused.returncode == 2
+    assert "--max-attempts 9 is more than the cap of 1 (`max-attempts` in .gate.toml at" in (
+        refused.stderr)
 
 
 def test_each_attempt_re_reads_the_head(grep_repo: Repo) -> None:
@@ -243,7 +273,8 @@ def test_the_judged_code_cannot_reset_the_counter(tmp_path: Path) -> None:
                             "grep -qx 3 answer.txt\n"})
     answers = [gate_submit(repo, "--max-attempts", "2") for _ in (1, 2)]
     assert [(code, a["attempt"]) for code, a in answers] == [(1, 1), (1, 2)]
-    assert json.loads(counter.read_text())["gate/submit/work -> main"]["used"] == 2
+    key = f"change {repo.git('rev-parse', 'main').strip()}"
+    assert json.loads(counter.read_text())[key]["used"] == 2
     assert gate_submit(repo, "--max-attempts", "2")[0] == 5
 
 
@@ -252,13 +283,18 @@ def test_the_attempts_live_in_the_git_dir_outside_every_checkout(grep_repo: Repo
     assert (code, answer["attempt"]) == (1, 1)
     where = attempts.directory(str(grep_repo.path))
     assert where == str(grep_repo.path / ".git" / "gate")
-    assert attempts.read(str(grep_repo.path), "gate/submit/work", "main").used == 1
+    main = grep_repo.git("rev-parse", "main").strip()
+    here = grep_repo.git("rev-parse", "HEAD").strip()
+    key = attempts.change_key(str(grep_repo.path), main, here)
+    assert key == f"change {main}"
+    assert attempts.read(str(grep_repo.path), key).used == 1
 
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--branch", "work"], "--branch work is the branch checked out here"),
     (["--branch", "bad..name"], "--branch 'bad..name' is not a valid branch name"),
     (["--max-attempts", "0"], "--max-attempts must be at least 1"),
+    (["--max-attempts", "4"], "--max-attempts 4 is more than the cap of 3 (the default)"),
     (["--base", "no-such-base"], "unknown ref 'no-such-base'"),
     (["--open-pr"], "--open-pr needs a token and a repository"),
 ])

@@ -45,7 +45,11 @@ def test_the_heads_config_is_not_the_one_read(tmp_path: Path) -> None:
     ({"test-paths": "tests/*"}, "key 'test-paths' must be a list of glob strings"),
     ({"strict": "yes"}, "key 'strict' must be true or false, got 'yes'"),
     ({"tests": "pytest"},
-     "unknown key 'tests' in the gate config; did you mean `test`? known keys: cache"),
+     "unknown key 'tests' in the gate config; did you mean `test`? known keys: "
+     "agent-config-paths, cache"),
+    ({"max-attempts": 0}, "key 'max-attempts' must be a positive integer (gate submit's"),
+    ({"agent-config-paths": "prompts/*"},
+     "key 'agent-config-paths' must be a list of globs (more files that steer the agents)"),
     ({"network": "no"}, """key 'network' must be "on" or "off", got 'no'"""),
     ({"isolation": "on"},
      """key 'isolation' must be "auto", "required" or "off", got 'on'; fix it on the base"""),
@@ -72,10 +76,10 @@ def test_an_unknown_key_names_the_nearest_known_one(key: str, hint: str) -> None
     with pytest.raises(GateError) as info:
         config.parse({key: 1}, ".gate.toml")
     assert str(info.value) == (
-        f".gate.toml: unknown key {key!r} in the gate config; {hint}known keys: cache, checks, "
-        "forbidden-paths, install, isolation, keep, max-changed-files, network, parallel, pinned, "
-        "pinned-mutants, pinned-time, runs, "
-        "strict, test, test-paths, timeout, tmp-size-mb")
+        f".gate.toml: unknown key {key!r} in the gate config; {hint}known keys: "
+        "agent-config-paths, cache, checks, forbidden-paths, install, isolation, keep, "
+        "max-attempts, max-changed-files, network, parallel, pinned, pinned-mutants, "
+        "pinned-time, runs, strict, test, test-paths, timeout, tmp-size-mb")
 
 
 def test_tool_gate_that_is_not_a_table(tmp_path: Path) -> None:

@@ -45,7 +45,7 @@ def test_an_honest_change_passes(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert (report["base"], report["head"]) == (base, head)
     assert [c["id"] for c in report["checks"]] == [
         "install", "suite", "base-tests", "pinned", "tests-removed", "skip-markers", "escapes",
-        "check-config", "harness", "lockfiles", "diff-policy"]
+        "check-config", "harness", "agent-config", "lockfiles", "diff-policy"]
     assert set(statuses(report).values()) == {"passed"}
     seed = order.seed_of(head)
     assert check(report, "suite")["summary"] == (

@@ -18,8 +18,8 @@ CHECKS_PAGE = (ROOT / "docs" / "checks.md").read_text()
 
 def test_checks_are_in_the_order_of_the_design() -> None:
     assert registry.ORDER == ("install", "suite", "base-tests", "pinned", "tests-removed",
-                              "skip-markers", "escapes", "check-config", "harness", "lockfiles",
-                              "diff-policy")
+                              "skip-markers", "escapes", "check-config", "harness", "agent-config",
+                              "lockfiles", "diff-policy")
 
 
 @pytest.mark.parametrize("check_id", registry.ORDER)
