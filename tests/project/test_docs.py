@@ -51,7 +51,8 @@ def test_the_checks_page_is_generated_from_the_registry() -> None:
 def test_the_readme_fits_a_screen_and_links_every_page() -> None:
     assert len(README.splitlines()) < 200
     pages = sorted(p.name for p in (ROOT / "docs").glob("*.md"))
-    assert pages == ["action.md", "agents.md", "api.md", "checks.md", "cli.md", "configuration.md",
+    assert pages == ["action.md", "agents.md", "api.md", "architecture.md", "checks.md", "cli.md",
+                     "configuration.md",
                      "design-choices.md", "evidence.md", "how-it-works.md", "isolation.md",
                      "performance.md", "pr-page.md", "pre-commit.md"]
     for page in pages:
