@@ -95,7 +95,8 @@ def _run(ws: Workspace, command: str, env: dict[str, str], report: str,
     reports.clear(report)  # first: it removes what pytest's would not (a directory, a FIFO)
     pytest_runner.clear(report)
     return process.run_argv(["/bin/sh", "-c", command], cwd=ws.checkout, env=env,
-                            timeout=ws.timeout, display=command, log=log, wrap=ws.wrap_tests)
+                            timeout=ws.timeout, display=command, log=log, wrap=ws.wrap_tests,
+                            memory_kb=ws.conditions.memory_kb(process.MEMORY_LIMIT_KB))
 
 
 def _relative(counts: Counts, checkout: str) -> Counts:
