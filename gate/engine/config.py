@@ -36,6 +36,7 @@ class Config:
     pinned: str = "report"  # off, report (findings shown, verdict unchanged) or review
     pinned_mutants: int = 20  # at most this many mutants (0: none)
     pinned_time: float = 1.0  # the mutants' extra wall time, in suite runs
+    varied_run: bool = True  # the suite's last run under other conditions (the clock ahead...)
     source: str = "defaults"
 
 
@@ -93,6 +94,7 @@ _KEYS: dict[str, tuple[Any, str]] = {
     "pinned": (lambda v: v in PINNED_MODES, '"off", "report" or "review"'),
     "pinned-mutants": (_count, "a whole number of mutants, 0 or more (0: none)"),
     "pinned-time": (_positive_number, "a positive number of suite runs"),
+    "varied-run": (lambda v: isinstance(v, bool), "true or false"),
 }
 _CHECK_KEYS: dict[str, Any] = {
     "name": lambda v: isinstance(v, str) and bool(v.strip()),

@@ -45,6 +45,10 @@ FILES_DAYS = 30
 # Copied into the command's /etc when it is an overlay: files a container binds over /etc
 # (Docker's resolv.conf), which an overlay of /etc would hide.
 _KEPT = ("resolv.conf",)
+# In every judged command, so that the varied run's environment is the others': libfaketime
+# leaves the monotonic clock alone (moved with the wall clock, an absolute sleep on it, as
+# Python's time.sleep makes, would wait for a year).
+EVERY_RUN = {"DONT_FAKE_MONOTONIC": "1"}
 _AGE = ('find . \\( -name .git -o -name node_modules \\) -prune -o -exec touch -c -h -d "@$1" '
         '{} + 2>/dev/null; shift; exec "$@"')
 
@@ -164,7 +168,7 @@ def clock_env(c: Conditions) -> dict[str, str]:
     library = faketime_library() if c.clock_days else None
     if library is None:
         return {}
-    return {"LD_PRELOAD": library, "FAKETIME": f"+{c.clock_days}d"}
+    return {"LD_PRELOAD": library, "FAKETIME": f"+{c.clock_days}d", **EVERY_RUN}
 
 
 def aged(inner: Sequence[str], c: Conditions, now: float | None = None) -> list[str]:

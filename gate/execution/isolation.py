@@ -87,7 +87,8 @@ class Boundary:
                                   for p, ds in (layers or {}).items()},
                           hostname=under.hostname, etc=etc,
                           etc_over=os.path.dirname(etc["hosts"]) if whole else "",
-                          setenv=conditions.clock_env(under) if clock and not whole else None)
+                          setenv={**conditions.EVERY_RUN,
+                                  **(conditions.clock_env(under) if clock and not whole else {})})
 
     def verify(self) -> None:
         """GateError naming every protected path that is no longer the file it was (renamed
