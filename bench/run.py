@@ -210,7 +210,7 @@ def varied_cost(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
         took, report = timed_gate(varied)
         smoke.passed("varied", report)
         subprocess.run([*usual, "--version"], check=True, stdout=subprocess.DEVNULL)
-        return {"varied_s": round(took, 2)}
+        return {"varied_s": round(took, 2), **varied_command(work, 5)}
     timed_gate(varied)  # untimed: warms the caches
     new, old = [], []
     for i in range(5):
@@ -220,7 +220,32 @@ def varied_cost(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
         old.append(b if first is varied else a)
     n, o = min(new), min(old)
     return {"varied_s": round(n, 2), "usual_s": round(o, 2), "ratio": round(n / o, 3),
-            "added_s": round(n - o, 2)}
+            "added_s": round(n - o, 2), **varied_command(work, 30)}
+
+
+def varied_command(work: Path, n: int) -> dict[str, Any]:
+    """One command (`true`) in the boundary under the varied run's conditions (the /etc
+    overlay, libfaketime loaded, the files aged: here a checkout of one file) against the
+    same command under the usual ones: best of `n`, interleaved."""
+    from gate.execution import conditions, isolation
+
+    boundary = isolation.choose("required")
+    root = work / "varied-root"
+    for d in ("tmp", "checkout"):
+        (root / d).mkdir(parents=True, exist_ok=True)
+    (root / "checkout" / "a.py").write_text("x = 1\n")
+    varied = conditions.possible(True, boundary.overlays)
+
+    def argv(under: conditions.Conditions) -> list[str]:
+        return boundary.wrap(["true"], root=str(root), cwd=str(root / "checkout"),
+                             tmp=str(root / "tmp"), layered=[str(root / "checkout")],
+                             under=under)
+    a, b = [], []
+    for _ in range(n):
+        a.append(timed_any(argv(varied)))
+        b.append(timed_any(argv(conditions.USUAL)))
+    return {"command_varied_ms": round(min(a) * 1000, 1),
+            "command_usual_ms": round(min(b) * 1000, 1)}
 
 
 def sealed_command(work: Path, n: int) -> dict[str, Any]:
