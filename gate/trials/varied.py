@@ -7,10 +7,11 @@ and the tests whose outcome those conditions changed.
     named = varied.dependent(found, fresh, at_once, tell)    # {test: "the clock 365 days ahead"}
 
 A test that failed in the varied run and passed in every other run is repeated in the same
-order, each time in a fresh checkout: once under the usual conditions and once under each
-condition alone. One that passes under the usual ones is named with the conditions that fail
-it (all of them, where it fails only when they come together); one that fails under the
-usual ones too is no matter of conditions, and is left to the order and flakiness checks."""
+order, each time in a fresh checkout: once under the usual conditions, once under the varied
+ones and once under each condition alone. One that passes under the usual ones is named with
+the conditions that fail it (all of them, where it fails only when they come together); one
+that fails under the usual ones too, or passes when repeated under the varied ones, is no
+matter of conditions, and is left to the order and flakiness checks."""
 from __future__ import annotations
 
 import dataclasses
@@ -51,7 +52,9 @@ def dependent(found: Sequence[Outcome], fresh: FreshSpace | None, at_once: int,
     suspects = sorted(n for n in _failed(last) if all(n in _passed(o) for o in others))
     if not suspects:
         return {}
-    each: list[Conditions] = [USUAL, *last.trial.conditions.singles()]
+    full = last.trial.conditions
+    singles = [c for c in full.singles() if c != full]
+    each: list[Conditions] = [USUAL, full, *singles]
     again = [dataclasses.replace(last.trial, name=f"suite-conditions-{i}", conditions=c,
                                  workspace=fresh(f"checkout-conditions-{i}"))
              for i, c in enumerate(each)]
@@ -63,7 +66,12 @@ def dependent(found: Sequence[Outcome], fresh: FreshSpace | None, at_once: int,
     for name in suspects:
         if name not in _passed(repeated[0]):
             continue  # fails (or did not run) under the usual conditions too
-        by = [c.describe() for c, o in zip(each[1:], repeated[1:], strict=False)
-              if name in _failed(o)]
-        out[name] = ", ".join(by) if by else f"{last.trial.conditions.describe()} together"
+        failing = [c for c, o in zip(each[1:], repeated[1:], strict=False)
+                   if name in _failed(o)]
+        by = [c.describe() for c in failing if c in singles]
+        if by or (len(each) == 2 and failing):  # one condition: it alone
+            out[name] = ", ".join(by) or full.describe()
+        elif failing:  # again under all of them, under none alone
+            out[name] = f"{full.describe()} together"
+        # else: it passed when repeated under them: flaky, not theirs
     return out

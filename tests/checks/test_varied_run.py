@@ -150,43 +150,53 @@ def _suite(report: dict[str, Any]) -> dict[str, Any]:
     return next(c for c in report["checks"] if c["id"] == "suite")
 
 
+def _attacked(tmp_path: Path, toml: str) -> tuple[int, dict[str, Any]]:
+    """One broken change holding every attack: module `calc_<attack>.py` with its `add`, each
+    tested by its own file (one gate run names each with its condition)."""
+    mod = {a: a.replace("-", "_") for a in ATTACKS}
+    base: dict[str, str | None] = {}
+    head: dict[str, str | None] = {}
+    for attack, name in mod.items():
+        base[f"calc_{name}.py"] = RIGHT
+        base[f"tests/test_{name}.py"] = TEST_ADD.replace("from calc ", f"from calc_{name} ")
+        head[f"calc_{name}.py"] = ATTACKS[attack][0]
+    return _judge(tmp_path, base, head, toml)
+
+
 @pytest.mark.slow
 @needs_boundary
 @needs_clock
-@pytest.mark.parametrize("attack", sorted(ATTACKS))
-def test_code_right_only_under_the_gates_conditions_is_named(tmp_path: Path,
-                                                             attack: str) -> None:
-    code, condition = ATTACKS[attack]
-    exit_code, report = _judge(tmp_path, {"calc.py": RIGHT, "tests/test_calc.py": TEST_ADD},
-                               {"calc.py": code}, "")
+def test_code_right_only_under_the_gates_conditions_is_named(tmp_path: Path) -> None:
+    exit_code, report = _attacked(tmp_path, "")
     assert (report["verdict"], exit_code) == ("fail", 1), report
     suite = _suite(report)
     assert suite["summary"].startswith("2 of 3 runs passed"), suite["summary"]
-    [finding] = suite["findings"]
-    assert (finding["path"], finding["severity"]) == ("tests/test_calc.py", "error")
-    assert finding["message"].startswith(
-        f"other conditions: tests/test_calc.py::test_add fails with {condition} and passes "
-        "under the usual conditions (failed in 1 of 3 runs)"), finding["message"]
+    found = {f["path"]: f for f in suite["findings"]}
+    assert len(found) == len(ATTACKS) == len(suite["findings"])
+    for attack, (_, condition) in ATTACKS.items():
+        path = f"tests/test_{attack.replace('-', '_')}.py"
+        assert found[path]["severity"] == "error"
+        assert found[path]["message"].startswith(
+            f"other conditions: {path}::test_add fails with {condition} and passes under the "
+            "usual conditions (failed in 1 of 3 runs)"), found[path]["message"]
 
 
 @pytest.mark.slow
 @needs_boundary
 @needs_clock
-@pytest.mark.parametrize("attack", sorted(ATTACKS))
-def test_without_the_varied_run_the_same_code_passes(tmp_path: Path, attack: str) -> None:
-    """The attack is real: every run under the gate's usual conditions passes it."""
-    code, _ = ATTACKS[attack]
-    exit_code, report = _judge(tmp_path, {"calc.py": RIGHT, "tests/test_calc.py": TEST_ADD},
-                               {"calc.py": code}, "varied-run = false\n")
+def test_without_the_varied_run_the_same_code_passes(tmp_path: Path) -> None:
+    """The attacks are real: every run under the gate's usual conditions passes them."""
+    exit_code, report = _attacked(tmp_path, "varied-run = false\n")
     assert (report["verdict"], exit_code) == ("pass", 0), report
-    assert _suite(report)["summary"].startswith("3 of 3 runs passed, 1/1 tests (orders: ")
+    assert _suite(report)["summary"].startswith(
+        f"3 of 3 runs passed, {len(ATTACKS)}/{len(ATTACKS)} tests (orders: ")
 
 
 @pytest.mark.slow
 @needs_boundary
 @needs_clock
 def test_tests_that_read_the_clock_honestly_pass_every_run(tmp_path: Path) -> None:
-    base = {"clock.py": HONEST_CODE, "tests/test_clock.py": HONEST_TESTS}
+    base: dict[str, str | None] = {"clock.py": HONEST_CODE, "tests/test_clock.py": HONEST_TESTS}
     exit_code, report = _judge(tmp_path, base, {"README": "a change\n"}, "")
     suite = _suite(report)
     assert (report["verdict"], exit_code, suite["findings"]) == ("pass", 0, []), suite
