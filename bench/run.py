@@ -183,6 +183,72 @@ def sealed_cost(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
             "added_s": round(n - o, 2), **sealed_command(work, 5 if quick else 50)}
 
 
+# The gate with every suite run under the usual conditions (no varied run, issue 38).
+# gate: allow harness -- the bench runs the gate without its varied run, to measure its cost
+_UNVARIED = ("import sys; from gate.execution import conditions; "
+             "conditions.possible = lambda *a: conditions.USUAL; from gate import cli; "
+             "sys.exit(cli.main(sys.argv[1:]))")
+
+
+def varied_cost(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
+    """`gate run` whose suite's last run is made under other conditions (the clock moved by
+    libfaketime, the checkout's files aged in the run's overlay, no memory limit, another
+    host name) against the same gate with every run under the usual ones (interleaved, best
+    of each, one run of the bench)."""
+    repo = work / "varied"
+    smoke.project(work, "varied", quick, files=10, suite_seconds=1.0)
+
+    def timed_gate(argv0: list[str]) -> tuple[float, dict[str, Any]]:
+        start = time.perf_counter()
+        done = subprocess.run([*argv0, "run", "--repo", str(repo), "--base", "main", "--head",
+                               "change", "--format", "json", "--isolation", "required"],
+                              env=env, capture_output=True, text=True, check=False)
+        report: dict[str, Any] = json.loads(done.stdout) if done.stdout.strip() else {}
+        return time.perf_counter() - start, report
+
+    varied, usual = [PYTHON, "-m", "gate"], [PYTHON, "-c", _UNVARIED]
+    if quick:  # the varied run only, and that the gate without it still starts
+        took, report = timed_gate(varied)
+        smoke.passed("varied", report)
+        subprocess.run([*usual, "--version"], check=True, stdout=subprocess.DEVNULL)
+        return {"varied_s": round(took, 2), **varied_command(work, 5)}
+    timed_gate(varied)  # untimed: warms the caches
+    new, old = [], []
+    for i in range(5):
+        first, second = (varied, usual) if i % 2 else (usual, varied)
+        a, b = timed_gate(first)[0], timed_gate(second)[0]
+        new.append(a if first is varied else b)
+        old.append(b if first is varied else a)
+    n, o = min(new), min(old)
+    return {"varied_s": round(n, 2), "usual_s": round(o, 2), "ratio": round(n / o, 3),
+            "added_s": round(n - o, 2), **varied_command(work, 30)}
+
+
+def varied_command(work: Path, n: int) -> dict[str, Any]:
+    """One command (`true`) in the boundary under the varied run's conditions (the /etc
+    overlay, libfaketime loaded, the files aged: here a checkout of one file) against the
+    same command under the usual ones: best of `n`, interleaved."""
+    from gate.execution import conditions, isolation
+
+    boundary = isolation.choose("required")
+    root = work / "varied-root"
+    for d in ("tmp", "checkout"):
+        (root / d).mkdir(parents=True, exist_ok=True)
+    (root / "checkout" / "a.py").write_text("x = 1\n")
+    varied = conditions.possible(True, boundary.overlays)
+
+    def argv(under: conditions.Conditions) -> list[str]:
+        return boundary.wrap(["true"], root=str(root), cwd=str(root / "checkout"),
+                             tmp=str(root / "tmp"), layered=[str(root / "checkout")],
+                             under=under)
+    a, b = [], []
+    for _ in range(n):
+        a.append(timed_any(argv(varied)))
+        b.append(timed_any(argv(conditions.USUAL)))
+    return {"command_varied_ms": round(min(a) * 1000, 1),
+            "command_usual_ms": round(min(b) * 1000, 1)}
+
+
 def sealed_command(work: Path, n: int) -> dict[str, Any]:
     """One command after the install (checkout, environment and home through overlays, in the
     read-only world) against the same command in the boundary as it was (writable binds on a
@@ -663,6 +729,7 @@ def main() -> int:
             ("overhead", lambda: overhead(work, env, args.quick)),
             ("isolation", lambda: isolation_cost(work, env, args.quick)),
             ("sealed", lambda: sealed_cost(work, env, args.quick)),
+            ("varied", lambda: varied_cost(work, env, args.quick)),
             ("caches", lambda: cache_cost(work, env, args.quick)),
             ("scoped_base_tests", lambda: scoped_base_tests(work, env, args.quick)),
             ("parallel_runs", lambda: parallel_runs(work, env, args.quick)),

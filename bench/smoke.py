@@ -26,7 +26,7 @@ _locks_lock = threading.Lock()
 # cache entries) and `scoped_base_tests` (one short run) first: the latter fills the cache
 # with the base's outcomes for the runs that follow.
 ORDER = ("sharded", "scoped_base_tests", "caches", "base_outcomes", "floor", "overhead",
-         "pinned", "isolation", "sealed", "parallel_runs", "latency", "quick_check",
+         "pinned", "isolation", "sealed", "varied", "parallel_runs", "latency", "quick_check",
          "environment_creation", "memory", "scan_throughput", "evidence")
 
 

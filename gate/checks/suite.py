@@ -4,15 +4,17 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from gate.engine.context import Workspace
+from gate.execution.conditions import USUAL, Conditions
 from gate.models import CheckResult, Finding, Status, TestCounts
 from gate.outcomes import baseline, detail
 from gate.outcomes.record import CaseResult
 from gate.outcomes.testrun import TestRun
 from gate.trials import order as orders
 from gate.trials import pieces, scheduler
+from gate.trials import varied as varieds
 from gate.trials.order import Order
 from gate.trials.trial import Outcome, Trial
 
@@ -24,30 +26,38 @@ Runs the test command N times (default 3) on fresh checkouts of the head, side b
 seed from the head, where the runner allows it (pytest through the gate's plugin, Jest, Vitest,
 go test); when every run passes, the summary lists the orders and the seed ("orders: project,
 reversed, shuffled seed 1234"), so they can be run again. A test that fails in every run is a
-failure; a test that fails in some runs and passes
-in others is flaky, and is named with its file, line and pattern ("passed 1 of 3"); one that
-fails in one order and passes in another, again when both are repeated in fresh checkouts, is
-named order-dependent, with both orders. Side by side, with pytest and two cores or more, run 3
-(and later runs) is cut by test file across the cores, each piece in a file system of its own:
-runs 1 and 2 stay whole, so that a test file the head adds meets the others in one session in
-two orders. A cut run counts only if its pieces passed having run exactly run 1's tests;
-otherwise it is made again whole, which decides. Retries never make a failing test green:
-every run must pass. Per-test outcomes come from the runner, asked through the environment
-(the command is never edited): pytest writes a JUnit report requested through PYTEST_ADDOPTS,
-go test is made verbose through GOFLAGS, nextest prints every test (NEXTEST_STATUS_LEVEL),
-Jest, Vitest and Mocha are followed by the gate's Node preload (NODE_OPTIONS) and unittest by
-its sitecustomize (PYTHONPATH), whose reports name tests only when they agree with the
-runner's printed summary; node:test and cargo test are read from their output. The exit
-status must agree with the runner's counts: a run that exits 0 with failures, or having run
-no test, does not pass.
+failure; a test that fails in some runs and passes in others is flaky, and is named with its
+file, line and pattern ("passed 1 of 3"); one that fails in one order and passes in another,
+again when both are repeated in fresh checkouts, is named order-dependent, with both orders.
+The last run (of two or more) is made under other conditions, those a real machine might have
+and the gate's other runs do not: the clock a year ahead, the checkout's files a month old, no
+memory limit, another host name (said with the run where it fails; `varied-run = false` turns
+it off). A test that fails there only, again when repeated under those conditions and not
+without them, is named with the condition that fails it: a time bomb, code right only while the
+gate's memory limit is set or while its file is new, or an honest test that a date or a file's
+age will break. Side by side, with pytest and two cores or more, run 3 (and later runs) is cut
+by test file across the cores, each piece in a file system of its own: runs 1 and 2 stay whole,
+so that a test file the head adds meets the others in one session in two orders. A cut run
+counts only if its pieces passed having run exactly run 1's tests; otherwise it is made again
+whole, which decides. Retries never make a failing test green: every run must pass. Per-test
+outcomes come from the runner, asked through the environment (the command is never edited):
+pytest writes a JUnit report requested through PYTEST_ADDOPTS, go test is made verbose through
+GOFLAGS, nextest prints every test (NEXTEST_STATUS_LEVEL), Jest, Vitest and Mocha are followed
+by the gate's Node preload (NODE_OPTIONS) and unittest by its sitecustomize (PYTHONPATH), whose
+reports name tests only when they agree with the runner's printed summary; node:test and cargo
+test are read from their output. The exit status must agree with the runner's counts: a run
+that exits 0 with failures, or having run no test, does not pass.
 
 Resolve: fix the failing test or the code under it; make a flaky test deterministic
 (fixed seeds, no shared state, no real time or network); give an order-dependent test the
-state it needs itself (a fixture), and undo what a test changes."""
+state it needs itself (a fixture), and undo what a test changes; make a test that fails under
+other conditions independent of them (a fixed date or a frozen clock in the test, not in the
+code)."""
 
 
 FLAKY = baseline.FLAKY_SAID  # how a flaky test's finding starts
 ORDER_DEPENDENT = baseline.ORDER_SAID  # how an order-dependent test's finding starts
+CONDITIONS = baseline.CONDITIONS_SAID  # how a test the varied run changed starts
 # The first run cut in pieces by test file (side by side): runs 1 (the project's order) and 2
 # (reversed) stay whole, so that a test file the head adds still meets the others in one
 # session, in two orders (a new test that leaves state behind breaks an existing one).
@@ -55,15 +65,18 @@ CUT_FROM = 3
 FreshSpace = Callable[[str], Workspace]  # a new checkout of the head, by name, its env shared
 
 
-def _in(orders: Sequence[Order], n: int) -> str:
-    """' (reversed order)' for run `n` when it ran in another order than the project's."""
-    if n > len(orders) or orders[n - 1].kind == "project":
-        return ""
-    return f" ({orders[n - 1]})"
+def _in(orders: Sequence[Order], n: int, varied: Conditions = USUAL, runs: int = 0) -> str:
+    """' (reversed order)' for run `n` when it ran in another order than the project's, and
+    the conditions it ran under when it was the varied run."""
+    said = [str(orders[n - 1])] if n <= len(orders) and orders[n - 1].kind != "project" else []
+    if varied and varieds.is_varied(n, runs):
+        said.append(f"with {varied.describe()}")
+    return f" ({'; '.join(said)})" if said else ""
 
 
 def _findings(runs: list[TestRun],
-              order_dependent: Mapping[str, tuple[Order, Order]]) -> list[Finding]:
+              order_dependent: Mapping[str, tuple[Order, Order]],
+              changed: Mapping[str, str] | None = None) -> list[Finding]:
     failures: dict[str, list[CaseResult]] = defaultdict(list)
     counted = [r.counts for r in runs if r.counts is not None]
     for counts in counted:
@@ -81,7 +94,12 @@ def _findings(runs: list[TestRun],
     for name, failed in sorted(failures.items()):
         first = next((t for t in failed if t.line), failed[0])
         k = len(failed)
-        if name in order_dependent:
+        if name in (changed or {}):
+            message = (f"{CONDITIONS} {name} fails with {(changed or {})[name]} and passes "
+                       f"under the usual conditions (failed in {k} of {n} runs): code or a "
+                       "test that is right only under the gate's own conditions, or a date, "
+                       "a file's age or a limit that will break it on a real machine")
+        elif name in order_dependent:
             bad, good = order_dependent[name]
             message = (f"{ORDER_DEPENDENT} {name} fails in {bad} and passes in {good}, also "
                        f"when both are repeated in fresh checkouts (failed in {k} of "
@@ -121,15 +139,18 @@ def _status(runs: list[TestRun]) -> Status:
 
 
 def _trials(spaces: Sequence[Workspace], command: str, runs: int, seed: int,
-            name: str) -> list[Trial]:
+            name: str, varied: Conditions = USUAL) -> list[Trial]:
     """Run i in `spaces[i - 1]` (or all in the one space given), run 1 in the project's order
-    and the others in other orders."""
+    and the others in other orders, the last under the `varied` conditions."""
     return [Trial(f"{name}-{i}", spaces[min(i, len(spaces)) - 1], command,
-                  order=orders.for_run(i, seed)) for i in range(1, runs + 1)]
+                  order=orders.for_run(i, seed),
+                  conditions=varied if varieds.is_varied(i, runs) else USUAL)
+            for i in range(1, runs + 1)]
 
 
 def _order_dependent(found: Sequence[Outcome], fresh: FreshSpace | None, at_once: int,
-                     tell: Callable[[str], None]) -> dict[str, tuple[Order, Order]]:
+                     tell: Callable[[str], None], known: Collection[str] = (),
+                     ) -> dict[str, tuple[Order, Order]]:
     """The tests that failed in a run in one order and passed in a run in another, and do so
     again when both orders are repeated, each in a fresh checkout (state a run left in its
     checkout or an unlucky moment is then no cause): each with the order that fails it and
@@ -142,14 +163,15 @@ def _order_dependent(found: Sequence[Outcome], fresh: FreshSpace | None, at_once
                 passed[case.name].add(outcome.order)
             elif case.outcome == "failed":
                 failed[case.name].add(outcome.order)
-    suspects = {n: fs - passed[n] for n, fs in failed.items() if passed[n] and fs - passed[n]}
+    suspects = {n: fs - passed[n] for n, fs in failed.items()
+                if passed[n] and fs - passed[n] and n not in known}
     if fresh is None or not suspects:
         return {}
     wanted = {o for fs in suspects.values() for o in fs} | {
         min(passed[n], key=lambda o: [x.order for x in found].index(o)) for n in suspects}
     by_order = {o.order: o.trial for o in found}
     again = [dataclasses.replace(by_order[o], name=f"suite-order-{i}",
-                                 workspace=fresh(f"checkout-order-{i}"))
+                                 workspace=fresh(f"checkout-order-{i}"), conditions=USUAL)
              for i, o in enumerate(sorted(wanted, key=[x.order for x in found].index), 1)]
     tell(f"repeating {len(again)} run(s) in fresh checkouts: a test failed in one order only")
     repeated = scheduler.run(again, at_once=at_once)
@@ -188,8 +210,9 @@ class Ran:
 
 def run(ws: Workspace, command: str, runs: int, side_by_side: Sequence[Workspace] = (),
         tell: Callable[[str], None] = _silent, seed: int = 1,
-        fresh: FreshSpace | None = None) -> CheckResult:
-    return run_with_outcomes(ws, command, runs, side_by_side, tell, seed, fresh).result
+        fresh: FreshSpace | None = None, varied: Conditions = USUAL) -> CheckResult:
+    return run_with_outcomes(ws, command, runs, side_by_side, tell, seed, fresh,
+                             varied=varied).result
 
 
 def _together(trials: Sequence[Trial], splitter: pieces.Splitter | None,
@@ -247,7 +270,7 @@ def run_with_outcomes(ws: Workspace, command: str, runs: int,
                       tell: Callable[[str], None] = _silent,
                       seed: int = 1, fresh: FreshSpace | None = None,
                       splitter: pieces.Splitter | None = None,
-                      beside: Sequence[Trial] = ()) -> Ran:
+                      beside: Sequence[Trial] = (), varied: Conditions = USUAL) -> Ran:
     """N runs as trials (run 1 in the project's order, the others reversed or shuffled from
     `seed` where the runner allows), one after another, or side by side in the
     `side_by_side` checkouts (then runs 3 and later cut in pieces by `splitter` where it
@@ -258,7 +281,9 @@ def run_with_outcomes(ws: Workspace, command: str, runs: int,
     the summary says so.
     A test that fails in one order and passes in another is repeated in both, each in a fresh
     checkout (`fresh`, by name; None: not repeated): doing so again, it is named
-    order-dependent."""
+    order-dependent. The last run (of two or more) is made under the `varied` conditions
+    (`gate/trials/varied.py`): a test that fails there only, and again under them but not
+    without them, is named with the conditions that fail it."""
     start = time.monotonic()
     note = ""
     others: tuple[Outcome, ...] | None = None
@@ -266,45 +291,57 @@ def run_with_outcomes(ws: Workspace, command: str, runs: int,
     if side_by_side:
         tell(f"{len(side_by_side)} runs side by side")
         found, others, alone = _together(
-            _trials(side_by_side, command, runs, seed, "suite-side-by-side"), splitter,
+            _trials(side_by_side, command, runs, seed, "suite-side-by-side", varied), splitter,
             beside, len(side_by_side))
         hung = any(o.run.completed.timed_out or o.run.completed.not_found for o in found)
         together = sum(o.run.passed for o in found)
         # Some passed and some did not: interference or a flaky test, which runs one after
         # another tell apart. None passed: the same failure in every run (a hang would hang
         # again), and running them all once more would only double the cost of a failure.
-        if not hung and 0 < together < len(found):
+        # Only the varied run failed: its conditions are the suspect, and their repeats
+        # (`varieds.dependent`) decide.
+        only_varied = all(o.run.passed for o in found if not o.trial.conditions)
+        if not hung and 0 < together < len(found) and not only_varied:
             tell("again one after another")
-            found = scheduler.run(_trials([ws], command, runs, seed, "suite-run"),
+            found = scheduler.run(_trials([ws], command, runs, seed, "suite-run", varied),
                                   starting=lambda i: tell(f"run {i} of {runs}"))
             note = f"; side by side {together} of {len(side_by_side)} passed"
             if all(o.run.passed for o in found):
                 note += (": the runs interfere with each other (fixed ports, shared files?);"
                          " set parallel = false")
     else:
-        found = scheduler.run(_trials([ws], command, runs, seed, "suite-run"),
+        found = scheduler.run(_trials([ws], command, runs, seed, "suite-run", varied),
                               starting=lambda i: tell(f"run {i} of {runs}"))
-    dependent = _order_dependent(found, fresh, max(len(side_by_side), 1), tell)
+    at_once = max(len(side_by_side), 1)
+    changed = varieds.dependent(found, fresh, at_once, tell)
+    dependent = _order_dependent(found, fresh, at_once, tell, known=changed)
     results = [o.run for o in found]
     return Ran(judge(results, runs, note, duration_s=time.monotonic() - start,  # wall time
-                     orders=[o.order for o in found], order_dependent=dependent),
+                     orders=[o.order for o in found], order_dependent=dependent,
+                     varied=varied, changed=changed),
                results, others, alone)
 
 
 def judge(results: Sequence[TestRun], runs: int, note: str = "", *,
           duration_s: float = 0.0, orders: Sequence[Order] = (),
-          order_dependent: Mapping[str, tuple[Order, Order]] | None = None) -> CheckResult:
+          order_dependent: Mapping[str, tuple[Order, Order]] | None = None,
+          varied: Conditions = USUAL, changed: Mapping[str, str] | None = None) -> CheckResult:
     """The check's result from its runs (also the union of shards' runs, in `gate merge`):
     `orders` are the runs' orders (said for a run that did not pass in another order than the
     project's; listed, seeds included, when every run passed), `order_dependent` the tests
-    named so, with an order that fails them and one that passes them."""
+    named so, with an order that fails them and one that passes them; `varied` the last
+    run's conditions (said with it), `changed` the tests they changed, with the conditions
+    that fail them."""
     passed = sum(r.passed for r in results)
     worst = next((r for r in results if not r.passed), results[-1])
     summary = f"{passed} of {runs} runs passed"
     if worst.counts is not None:
         summary += f", {worst.counts.describe()}"
-    bad = [f"run {i}{_in(orders, i)}: {r.problem()}" for i, r in enumerate(results, 1)
-           if not r.passed]
+    # the varied run's conditions, where they may be why it failed: a usual run passed
+    if not any(r.passed for i, r in enumerate(results, 1) if not varieds.is_varied(i, runs)):
+        varied = USUAL
+    bad = [f"run {i}{_in(orders, i, varied, runs)}: {r.problem()}"
+           for i, r in enumerate(results, 1) if not r.passed]
     if len(results) < runs and results[-1].completed.timed_out:
         bad.append("no more runs made: a run that hangs would hang again")
     if bad:
@@ -313,7 +350,7 @@ def judge(results: Sequence[TestRun], runs: int, note: str = "", *,
         summary += " (orders: " + ", ".join(o.short for o in orders) + ")"
     summary += note
     text = "" if worst.passed else detail.excerpt(worst.failed_tests, worst.completed.output)
-    findings = _findings(list(results), order_dependent or {})
+    findings = _findings(list(results), order_dependent or {}, changed)
     return CheckResult(ID, TITLE, _status(list(results)), True, summary, detail=text,
                        findings=tuple(findings), duration_s=duration_s,
                        tests=_counts(list(results), findings))

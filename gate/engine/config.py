@@ -38,6 +38,7 @@ class Config:
     pinned_time: float = 1.0  # the mutants' extra wall time, in suite runs
     agent_config_paths: tuple[str, ...] = ()  # globs `agent-config` reads beside its own
     max_attempts: int | None = None  # `gate submit`'s cap per change; None: the default (3)
+    varied_run: bool = True  # the suite's last run under other conditions (the clock ahead...)
     source: str = "defaults"
 
 
@@ -97,6 +98,7 @@ _KEYS: dict[str, tuple[Any, str]] = {
     "pinned-time": (_positive_number, "a positive number of suite runs"),
     "agent-config-paths": (_str_list, "a list of globs (more files that steer the agents)"),
     "max-attempts": (_positive_int, "a positive integer (gate submit's attempts per change)"),
+    "varied-run": (lambda v: isinstance(v, bool), "true or false"),
 }
 _CHECK_KEYS: dict[str, Any] = {
     "name": lambda v: isinstance(v, str) and bool(v.strip()),

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from gate.engine.config import Config
 from gate.execution import isolation
+from gate.execution.conditions import USUAL, Conditions
 from gate.execution.logs import Logs
 from gate.lang import generated, pytest_config, source, testfiles
 from gate.lang.lines import Source
@@ -121,6 +122,9 @@ class Workspace:
     # Sealed, with overlays: directories seen above the checkout in each command's overlay
     # (a trial's own files, `gate/trials/layer.py`), the last on top.
     layers: tuple[str, ...] = ()
+    # The conditions its commands run under: the usual ones, or another clock, host name,
+    # files' age, memory limit (the suite's varied run, `gate/execution/conditions.py`).
+    conditions: Conditions = USUAL
 
     def log(self, name: str) -> str | None:
         """A new log file for the command called `name`, or None without --logs."""
@@ -163,7 +167,8 @@ class Workspace:
             unwarmed = () if self.warms_caches else self.caches
             own, layered = [self.scratch, *mine, *warmed], [*self.tools, *unwarmed]
         return self.boundary.wrap(argv, root=root, cwd=cwd, tmp=tmp, own=own, layered=layered,
-                                  env=self.env, fixed=fixed, layers=layers)
+                                  env=self.env, fixed=fixed, layers=layers,
+                                  under=self.conditions)
 
     def scratch_files(self) -> list[str]:
         """The files already in the scratch directory: earlier commands' reports, the gate's

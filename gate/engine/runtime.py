@@ -33,7 +33,7 @@ from gate.engine import background, redact
 from gate.engine.change import Change
 from gate.engine.context import Workspace
 from gate.engine.progress import Progress, timed
-from gate.execution import installer, isolation, network, site_hooks, venv, workspace
+from gate.execution import conditions, installer, isolation, network, site_hooks, venv, workspace
 from gate.execution.environment import (
     clean_env,
     installer_caches,
@@ -305,7 +305,9 @@ def _suite(change: Change, ws: Workspace, root: str, chosen: selection.Selection
             return chosen.nothing()
         done = suite.run_with_outcomes(
             tests_ws, chosen.command, cfg.runs, spaces, functools.partial(progress.step, suite.ID),
-            orders.seed_of(change.head), fresh, splitter, beside if spaces else ())
+            orders.seed_of(change.head), fresh, splitter, beside if spaces else (),
+            conditions.possible(tests_ws.boundary.bwrap is not None, tests_ws.boundary.overlays)
+            if cfg.varied_run else conditions.USUAL)  # the last run's (`varied-run`)
         if chosen.found_nothing(done.runs):
             return chosen.nothing()
         runs.extend(done.runs)

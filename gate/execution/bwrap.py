@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import os
 import shutil
 import subprocess
 from collections.abc import Mapping, Sequence
@@ -16,14 +17,16 @@ from collections.abc import Mapping, Sequence
 # Every command: the host's file system read-only (`/` bound over itself), a minimal /dev of
 # its own, a new /proc that shows only the command's own PID namespace, and the host's
 # temporary directories replaced by empty file systems of its own (hard-coded /tmp still
-# works, and nothing written there reaches a later command); no capability left, not even as
-# root, so the read-only binds cannot be remounted; a new session (no TIOCSTI into the gate's
-# terminal); killed if the gate dies. What the command may write is bound over this, writable.
+# works, and nothing written there reaches a later command); IPC and UTS namespaces of its
+# own (a System V or POSIX shared-memory segment, semaphore or message queue goes with it; a
+# host name of its own, `argv`'s `hostname`); no capability left, not even as root, so the
+# read-only binds cannot be remounted; a new session (no TIOCSTI into the gate's terminal);
+# killed if the gate dies. What the command may write is bound over this, writable.
 TMP_DIRS = ("/tmp", "/var/tmp", "/dev/shm")
 FLAGS = ("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
          *(a for d in TMP_DIRS for a in ("--tmpfs", d)),
-         "--unshare-user", "--unshare-pid", "--cap-drop", "ALL", "--new-session",
-         "--die-with-parent")
+         "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--cap-drop",
+         "ALL", "--new-session", "--die-with-parent")
 # The flags of the boundary before this session (a writable `/`): the bench's old side.
 OLD_FLAGS = ("--dev-bind", "/", "/", "--proc", "/proc", "--unshare-user", "--unshare-pid",
              "--cap-drop", "ALL", "--new-session", "--die-with-parent")
@@ -88,7 +91,9 @@ def argv(path: str, inner: Sequence[str], *, read_only: Sequence[str],
          writable: Sequence[str], cwd: str, tmp: str | None = None,
          tmp_bytes: int = 0, layered: Sequence[str] = (),
          sealed: Sequence[str] = (),
-         layers: Mapping[str, Sequence[str]] | None = None) -> list[str]:
+         layers: Mapping[str, Sequence[str]] | None = None, hostname: str = "",
+         etc: Mapping[str, str] | None = None, etc_over: str = "",
+         setenv: Mapping[str, str] | None = None) -> list[str]:
     """`inner` in the boundary: `read_only` paths bound read-only (again: those under the
     temporary directories would be hidden), then `layered` ones seen through an overlay whose
     writes go to a file system of the command's own (gone with it), then `writable` ones
@@ -96,7 +101,9 @@ def argv(path: str, inner: Sequence[str], *, read_only: Sequence[str],
     `layers[p]`: more directories seen above layered `p` in its overlay (the last on top; a
     whiteout there hides p's file);
     paths that do not exist are left out; `tmp` a new file system of `tmp_bytes` that goes
-    with the command."""
+    with the command; `hostname` its host name; `etc_over`: a directory seen above /etc in a
+    read-only overlay, else `etc` ({name: file}) bound over the files of /etc that exist;
+    `setenv`: variables set inside."""
     out = [path, *FLAGS]
     for p in read_only:
         out += ["--ro-bind-try", p, p]
@@ -110,4 +117,14 @@ def argv(path: str, inner: Sequence[str], *, read_only: Sequence[str],
         out += ["--ro-bind-try", p, p]
     if tmp is not None:
         out += ["--size", str(tmp_bytes), "--tmpfs", tmp]
+    if etc_over:
+        out += ["--overlay-src", "/etc", "--overlay-src", etc_over, "--ro-overlay", "/etc"]
+    else:
+        for name, src in (etc or {}).items():
+            if os.path.isfile(os.path.join("/etc", name)):
+                out += ["--ro-bind", src, os.path.join("/etc", name)]
+    if hostname:
+        out += ["--hostname", hostname]
+    for key, value in (setenv or {}).items():
+        out += ["--setenv", key, value]
     return [*out, "--chdir", cwd, "--", *inner]

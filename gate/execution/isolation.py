@@ -1,6 +1,6 @@
 """The isolation boundary: every command of the judged code runs where it cannot reach the gate.
 
-Each command starts in new user, PID and mount namespaces (bubblewrap, see `bwrap`):
+Each command starts in new user, PID, mount, IPC and UTS namespaces (bubblewrap, see `bwrap`):
 - it sees, signals and traces only its own processes: `/proc` shows no gate, so neither the
   gate's environment nor its memory;
 - when it ends, the kernel kills every process of its PID namespace, a daemon that emptied its
@@ -12,6 +12,8 @@ Each command starts in new user, PID and mount namespaces (bubblewrap, see `bwra
   overlay whose writes go with the command, so every trial starts from the install's state;
   the protected paths (`protected`) are bound read-only again, and checked (device, inode)
   before each command and after the last (`Boundary.verify`);
+- no state it leaves in the kernel outlives it: its System V and POSIX IPC objects go with its
+  IPC namespace, and its host name (`conditions.HOSTNAME`, not the machine's) is its own;
 - it has no capability left (it cannot remount), and the network is whatever the gate gave it.
 
 `isolation = "auto"` (default) uses it where it works and else says why on stderr; `required`
@@ -26,7 +28,7 @@ import sys
 from collections.abc import Iterable, Mapping, Sequence
 
 from gate.errors import GateError
-from gate.execution import bwrap, protected
+from gate.execution import bwrap, conditions, protected, stale
 from gate.models import Isolation
 
 MODES = ("auto", "required", "off")
@@ -47,7 +49,8 @@ class Boundary:
     def wrap(self, inner: Sequence[str], *, root: str, cwd: str, tmp: str | None,
              own: Sequence[str] = (), layered: Sequence[str] = (),
              env: Mapping[str, str] | None = None, fixed: Sequence[str] = (),
-             layers: Mapping[str, Sequence[str]] | None = None) -> list[str]:
+             layers: Mapping[str, Sequence[str]] | None = None,
+             under: conditions.Conditions = conditions.USUAL) -> list[str]:
         """`inner` as it is started: in the boundary, where the world is read-only but `own`
         (writable: the command's checkout, scratch, environment, home; a checkout's `.git`
         stays read-only) and `layered` (seen through an overlay whose writes go with the
@@ -57,11 +60,21 @@ class Boundary:
         more directories seen above layered `p` (a trial's own files). `root` (the run's
         root) stays read-only, and the paths `env`
         names under the host's temporary directories (a wheelhouse, a tool's home) stay
-        visible, read-only. First, what the previous commands may have swapped is checked
+        visible, read-only. `under`: the conditions it runs under (`conditions`), its host
+        name among them. First, what the previous commands may have swapped is checked
         (`verify`)."""
         if self.bwrap is None:
-            return list(inner)
+            moved = conditions.clock_env(under)
+            return ["env", *(f"{k}={v}" for k, v in moved.items()), *inner] if moved else \
+                list(inner)
         self.verify()
+        clock = bool(under.clock_days and conditions.faketime_library())
+        whole = clock and self.overlays  # the clock through /etc/ld.so.preload
+        key = under.hostname + (f"-clock-{under.clock_days}" if whole else "")
+        # beside the root, with the trials' layers (removed with it; read-only inside)
+        etc = conditions.etc_files(os.path.join(os.path.realpath(root) + stale.LAYERS,
+                                                f".etc-{key}"), under, whole)
+        inner = conditions.aged(inner, under) if self.overlays else list(inner)
         real = functools.partial(_existing, exclude=os.path.realpath(tmp) if tmp else "")
         writable, over = real(own), real(layered)
         sealed = [os.path.join(p, ".git") for p in (*writable, *over)
@@ -71,7 +84,11 @@ class Boundary:
                           layered=over, writable=writable, sealed=sealed, cwd=cwd,
                           tmp=os.path.realpath(tmp) if tmp else None, tmp_bytes=self.tmp_bytes,
                           layers={os.path.realpath(p): [os.path.realpath(d) for d in ds]
-                                  for p, ds in (layers or {}).items()})
+                                  for p, ds in (layers or {}).items()},
+                          hostname=under.hostname, etc=etc,
+                          etc_over=os.path.dirname(etc["hosts"]) if whole else "",
+                          setenv={**conditions.EVERY_RUN,
+                                  **(conditions.clock_env(under) if clock and not whole else {})})
 
     def verify(self) -> None:
         """GateError naming every protected path that is no longer the file it was (renamed
@@ -180,7 +197,8 @@ def choose(mode: str, protect: Iterable[str] = (), *, tmp_mb: int = 4096,
     paths = protected.normalised([*protected.gate_installation(), *protected.runner_files(environ),
                                   *protected.host_files(environ), *protect])
     overlays = bwrap.overlays_work(working.path)
-    detail = (f"{working.version}: user, PID and mount namespaces per command; a read-only "
+    detail = (f"{working.version}: user, PID, mount, IPC and UTS namespaces per command; a "
+              "read-only "
               "world but the run's checkouts, scratch, environment, HOME and a tmpfs per command"
               + ("; each command after the install sees them through an overlay of its own"
                  "; only the base's install writes the installers' caches"

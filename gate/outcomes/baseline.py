@@ -23,8 +23,10 @@ REGRESSION = "regression"
 PRE_EXISTING = "pre-existing"
 FLAKY = "flaky"  # failed in some head runs only: not a regression against one base run
 ORDER = "order-dependent"  # failed at head in another order than the only one the base ran
-# How the suite's finding of a flaky or an order-dependent test starts (checks/suite.py).
-FLAKY_SAID, ORDER_SAID = f"{FLAKY}:", f"{ORDER}:"
+CONDITIONS = "other conditions"  # failed at head only in the run under other conditions
+# How the suite's finding of a flaky, an order-dependent or a condition-dependent test
+# starts (checks/suite.py).
+FLAKY_SAID, ORDER_SAID, CONDITIONS_SAID = f"{FLAKY}:", f"{ORDER}:", f"{CONDITIONS}:"
 # What a run prints where the environment lacks a module, or a command.
 NO_MODULE = re.compile(r"No module named '?([\w.\-]+)'?")
 _LACKS = re.compile(NO_MODULE.pattern + r"|(?:^|[\s:])([\w.\-]+): (?:command )?not found",
@@ -76,7 +78,8 @@ def _label(test_name: str, counts: Counts | None, base_passed: bool, message: st
 def failed_test(message: str) -> tuple[str, str]:
     """How the suite's finding of a failed test said it (FLAKY_SAID, ORDER_SAID or ""), and
     the test's name."""
-    for said, until in ((FLAKY_SAID, " failed in "), (ORDER_SAID, " fails in ")):
+    for said, until in ((FLAKY_SAID, " failed in "), (ORDER_SAID, " fails in "),
+                        (CONDITIONS_SAID, " fails with ")):
         if message.startswith(said + " "):
             return said, message[len(said) + 1:].split(until, 1)[0]
     return "", message.split(" failed in ", 1)[0]
@@ -97,6 +100,10 @@ def classify_suite(result: CheckResult, counts: Counts | None, base_passed: bool
             # passed in some head runs: one passing base run does not make it the change's
             label = f"{FLAKY}: passed " + (
                 "at base and " if label.endswith("passed at base") else "") + "in some runs at head"
+        elif said == CONDITIONS_SAID and label.endswith("passed at base"):
+            # the base ran under the usual conditions only
+            label = f"{REGRESSION}: passed at base, under the usual conditions, the only ones " \
+                "run there"
         elif said == ORDER_SAID and label.endswith("passed at base"):
             # the base ran in the project's order only: the other order was never tried there
             label = f"{ORDER}: passed at base, in the project's order, the only one run there"

@@ -104,7 +104,8 @@ def _run(ws: Workspace, command: str, env: dict[str, str], report: str,
         completed = process.run_argv(
             ["/bin/sh", "-c", command], cwd=ws.checkout,
             env={**env, "GATE_EVIDENCE": channel.path, "GATE_CHECKOUT": ws.checkout},
-            timeout=ws.timeout, display=command, log=log, wrap=ws.wrap_tests)
+            timeout=ws.timeout, display=command, log=log, wrap=ws.wrap_tests,
+            memory_kb=ws.conditions.memory_kb(process.MEMORY_LIMIT_KB))
     return completed, channel.lines
 
 

@@ -65,7 +65,8 @@ def _files_over(trial: Trial, ws: Workspace) -> Iterator[Workspace]:
 def run_one(trial: Trial) -> Outcome:
     ws = trial.workspace
     applied = orders.apply(trial.order, trial.command, ws.checkout, ws.env)
-    ws = dataclasses.replace(ws, env={**applied.env, "TMPDIR": _tmp(trial)})
+    ws = dataclasses.replace(ws, env={**applied.env, "TMPDIR": _tmp(trial)},
+                             conditions=trial.conditions)
     report = os.path.join(ws.scratch, f"{trial.name}.xml")
     with _files_over(trial, ws) as ws:
         done = run_tests(ws, applied.command, report, extra_addopts=trial.extra_addopts,

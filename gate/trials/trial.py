@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from typing import Literal
 
 from gate.engine.context import Workspace
+from gate.execution.conditions import USUAL, Conditions
 from gate.outcomes.testrun import TestRun
 from gate.trials.order import PROJECT, Order
 
@@ -43,6 +44,7 @@ class Trial:
     order: Order = PROJECT
     overlay_files: Mapping[str, bytes | None] = dataclasses.field(default_factory=dict)
     extra_addopts: tuple[str, ...] = ()  # more pytest options (PYTEST_ADDOPTS)
+    conditions: Conditions = USUAL  # the clock, host name... it runs under (`varied.py`)
 
     @property
     def checkout(self) -> str:

@@ -39,7 +39,8 @@ def test_a_flaky_node_test_is_named_at_its_line_with_its_pattern(
                      "--isolation", "off"])
     report = json.loads(capsys.readouterr().out)
     suite = report["checks"][1]
-    assert suite["summary"].startswith("1 of 3 runs passed, 1/2 tests (run 2: exit 1; run 3: ")
+    # run 3, the varied one, lists its conditions (what this machine can make)
+    assert suite["summary"].startswith("1 of 3 runs passed, 1/2 tests (run 2: exit 1; run 3 ")
     [finding] = suite["findings"]
     assert (finding["path"], finding["line"], finding["severity"]) == ("a.test.js", 6, "error")
     assert finding["message"].startswith(

@@ -79,7 +79,7 @@ def test_an_unknown_key_names_the_nearest_known_one(key: str, hint: str) -> None
         f".gate.toml: unknown key {key!r} in the gate config; {hint}known keys: "
         "agent-config-paths, cache, checks, forbidden-paths, install, isolation, keep, "
         "max-attempts, max-changed-files, network, parallel, pinned, pinned-mutants, "
-        "pinned-time, runs, strict, test, test-paths, timeout, tmp-size-mb")
+        "pinned-time, runs, strict, test, test-paths, timeout, tmp-size-mb, varied-run")
 
 
 def test_tool_gate_that_is_not_a_table(tmp_path: Path) -> None:

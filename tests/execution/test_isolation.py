@@ -474,7 +474,8 @@ def test_the_config_on_the_base_sets_the_level_and_the_flag_overrides_it(
     _, report, _ = attack.judge("required")
     assert report["isolation"]["level"] == "namespaces"
     assert report["isolation"]["detail"].startswith(
-        f"{WORKS.version}: user, PID and mount namespaces per command; a read-only world but ")
+        f"{WORKS.version}: user, PID, mount, IPC and UTS namespaces per command; a read-only world "
+        "but ")
     assert "\n" not in report["isolation"]["detail"]  # one line, not a list of paths
 
 

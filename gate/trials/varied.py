@@ -1,0 +1,77 @@
+"""The varied run: the suite's last run (of two or more) under other conditions, those a real
+machine might have and the gate's other runs do not (`gate/execution/conditions.py`: the
+clock a year ahead, the checkout's files a month old, no memory limit, another host name);
+and the tests whose outcome those conditions changed.
+
+    trial = dataclasses.replace(trial, conditions=varied)   # where varied.is_varied(n, runs)
+    named = varied.dependent(found, fresh, at_once, tell)    # {test: "the clock 365 days ahead"}
+
+A test that failed in the varied run and passed in every other run is repeated in the same
+order, each time in a fresh checkout: once under the usual conditions, once under the varied
+ones and once under each condition alone. One that passes under the usual ones is named with
+the conditions that fail it (all of them, where it fails only when they come together); one
+that fails under the usual ones too, or passes when repeated under the varied ones, is no
+matter of conditions, and is left to the order and flakiness checks."""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+
+from gate.engine.context import Workspace
+from gate.execution.conditions import USUAL, Conditions
+from gate.trials import scheduler
+from gate.trials.trial import Outcome
+
+FreshSpace = Callable[[str], Workspace]
+
+
+def is_varied(n: int, runs: int) -> bool:
+    """Whether run `n` (from 1) of `runs` is the varied one: the last, when there are others
+    to compare it with."""
+    return runs >= 2 and n == runs
+
+
+def _passed(outcome: Outcome) -> set[str]:
+    counts = outcome.run.counts
+    return {c.name for c in counts.cases if c.outcome == "passed"} if counts else set()
+
+
+def _failed(outcome: Outcome) -> set[str]:
+    return {c.name for c in outcome.run.failed_tests}
+
+
+def dependent(found: Sequence[Outcome], fresh: FreshSpace | None, at_once: int,
+              tell: Callable[[str], None]) -> dict[str, str]:
+    """The tests that failed in the varied run only and pass again under the usual
+    conditions, each with the conditions that fail it ("the clock 365 days ahead")."""
+    varied = [o for o in found if o.trial.conditions]
+    others = [o for o in found if not o.trial.conditions]
+    if not varied or not others or fresh is None:
+        return {}
+    last = varied[-1]
+    suspects = sorted(n for n in _failed(last) if all(n in _passed(o) for o in others))
+    if not suspects:
+        return {}
+    full = last.trial.conditions
+    singles = [c for c in full.singles() if c != full]
+    each: list[Conditions] = [USUAL, full, *singles]
+    again = [dataclasses.replace(last.trial, name=f"suite-conditions-{i}", conditions=c,
+                                 workspace=fresh(f"checkout-conditions-{i}"))
+             for i, c in enumerate(each)]
+    tell(f"repeating run {len(found)} under each of its conditions: a test failed there only")
+    repeated = scheduler.run(again, at_once=at_once)
+    if not repeated:
+        return {}
+    out: dict[str, str] = {}
+    for name in suspects:
+        if name not in _passed(repeated[0]):
+            continue  # fails (or did not run) under the usual conditions too
+        failing = [c for c, o in zip(each[1:], repeated[1:], strict=False)
+                   if name in _failed(o)]
+        by = [c.describe() for c in failing if c in singles]
+        if by or (len(each) == 2 and failing):  # one condition: it alone
+            out[name] = ", ".join(by) or full.describe()
+        elif failing:  # again under all of them, under none alone
+            out[name] = f"{full.describe()} together"
+        # else: it passed when repeated under them: flaky, not theirs
+    return out

@@ -1,0 +1,111 @@
+"""The varied run's conditions as a command sees them (gate/execution/conditions.py): the clock a
+year ahead, the checkout's files a month old, no memory limit, another host name; and nothing
+in its environment that tells it from a usual run."""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gate.execution import bwrap, conditions, isolation, process
+
+WORKS = next((p for p in map(bwrap.probe, bwrap.candidates()) if not p.error), None)
+# gate: allow skip-markers -- only where no bubblewrap can make user namespaces, and says so
+needs_boundary = pytest.mark.skipif(
+    WORKS is None, reason="bubblewrap cannot make user namespaces on this machine")
+# gate: allow skip-markers -- libfaketime ships for x86-64 Linux only, and says so
+needs_clock = pytest.mark.skipif(conditions.faketime_library() is None,
+                                 reason="libfaketime cannot run here (x86-64 Linux only)")
+
+SEEN = """\
+import json, os, resource, socket, time
+start = time.monotonic()
+time.sleep(0.05)
+print(json.dumps({"now": time.time(), "slept": time.monotonic() - start,
+                  "mtime": os.stat("code.py").st_mtime, "host": socket.gethostname(),
+                  "resolves": socket.gethostbyname(socket.gethostname()),
+                  "limit": resource.getrlimit(resource.RLIMIT_DATA)[0],
+                  "env": dict(os.environ)}))
+"""
+VARIED = conditions.Conditions(clock_days=365, files_days=30, unlimited=True,
+                               hostname=conditions.VARIED_HOSTNAME)
+
+
+def _seen(tmp_path: Path, boundary: isolation.Boundary,
+          under: conditions.Conditions) -> dict[str, Any]:
+    """What a command of a run in `tmp_path` under `under` sees, through `process.run_argv`
+    as the gate starts a test command (the memory limit included)."""
+    root = tmp_path / "run"
+    checkout = root / "checkout"
+    checkout.mkdir(parents=True, exist_ok=True)
+    (root / "tmp").mkdir(exist_ok=True)
+    (checkout / "code.py").write_text("x = 1\n")
+    (checkout / "seen.py").write_text(SEEN)
+
+    over = [str(checkout)] if boundary.overlays else []  # as after the install
+
+    def wrap(argv: Sequence[str], cwd: str) -> list[str]:
+        return boundary.wrap(argv, root=str(root), cwd=cwd, tmp=str(root / "tmp"),
+                             own=[] if over else [str(checkout)], layered=over, under=under)
+
+    done = process.run_argv([sys.executable, "seen.py"], cwd=str(checkout),
+                            env={"PATH": "/usr/bin:/bin", "HOME": str(root)}, timeout=60,
+                            wrap=wrap, memory_kb=under.memory_kb(process.MEMORY_LIMIT_KB))
+    assert done.ok, done.output
+    seen: dict[str, Any] = json.loads(done.output.strip().splitlines()[-1])
+    return seen
+
+
+@needs_boundary
+@needs_clock
+def test_the_varied_run_sees_other_conditions_and_no_variable_that_tells(
+        tmp_path: Path) -> None:
+    boundary = isolation.choose("required")
+    usual = _seen(tmp_path / "usual", boundary, conditions.USUAL)
+    varied = _seen(tmp_path / "varied", boundary, VARIED)
+    year = 365 * 86400
+    assert abs(float(usual["now"]) - time.time()) < 60
+    assert abs(float(varied["now"]) - time.time() - year) < 60
+    # the monotonic clock is left alone: a sleep takes its time, not a year
+    assert 0.04 < float(varied["slept"]) < 30
+    assert (usual["host"], usual["resolves"]) == (conditions.HOSTNAME, "127.0.1.1")
+    assert (varied["host"], varied["resolves"]) == (conditions.VARIED_HOSTNAME, "127.0.1.1")
+    assert usual["limit"] == process.MEMORY_LIMIT_KB * 1024
+    assert varied["limit"] == -1  # RLIM_INFINITY
+    # the environment is the usual run's: no LD_PRELOAD, no FAKETIME; but the library itself
+    # names its shared memory in FAKETIME_SHARED (docs/isolation.md: what can tell)
+    def names(env: dict[str, str]) -> set[str]:  # each command's marker is its own
+        return {k for k in env if not k.startswith("GATE_CMD_")}
+    assert names(varied["env"]) - {"FAKETIME_SHARED"} == names(usual["env"])
+    assert not {"LD_PRELOAD", "FAKETIME"} & set(varied["env"])
+
+
+@needs_boundary
+def test_the_checkouts_files_are_a_month_old_only_in_the_varied_run(tmp_path: Path) -> None:
+    """The writes go with the command's overlay where the boundary has them: the file on disk
+    keeps its time, and the next usual command sees it new."""
+    boundary = isolation.choose("required")
+    if not boundary.overlays:
+        aged = conditions.possible(True, False)
+        assert aged.files_days == 0  # not made where the writes would stay
+        return
+    varied = _seen(tmp_path, boundary, conditions.Conditions(files_days=30))
+    month = 30 * 86400
+    assert abs(time.time() - float(varied["mtime"]) - month) < 120
+    on_disk = (tmp_path / "run" / "checkout" / "code.py").stat().st_mtime
+    assert time.time() - on_disk < 120
+
+
+def test_each_condition_alone_and_how_it_is_said() -> None:
+    assert [c.describe() for c in VARIED.singles()] == [
+        "the clock 365 days ahead", "the checkout's files 30 days old", "no memory limit",
+        f"the host name {conditions.VARIED_HOSTNAME}"]
+    assert not conditions.USUAL and VARIED
+    assert conditions.USUAL.memory_kb(100) == 100 and VARIED.memory_kb(100) is None
+    off = conditions.possible(False, False)  # no boundary: neither host name nor files
+    assert (off.hostname, off.files_days, off.unlimited) == (conditions.HOSTNAME, 0, True)
