@@ -4,6 +4,7 @@ case, under `pinned = "review"` (where a wrong finding costs a needs-review)."""
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 from typing import Any
 
@@ -156,3 +157,37 @@ def test_a_docstring_only_change_with_a_test_moved_is_no_code_change(
     pinned = check(report, "pinned")
     assert (report["verdict"], pinned["status"], pinned["summary"]) == (
         "pass", "passed", "no code changed"), pinned
+
+
+WAIT = """\
+import time
+
+
+def wait(ready):
+    while ready() is False:
+        time.sleep(0.01)
+    return True
+"""
+TEST_WAIT = """\
+from calc import wait
+
+
+def test_wait():
+    assert wait(lambda: True)
+"""
+
+
+def test_a_mutant_that_hangs_costs_its_own_limit_not_the_gates_timeout(
+        tmp_path: Path, wheelhouse: Path) -> None:
+    """Its mutant (the loop's condition) sleeps forever. It ends at its own limit (a small
+    multiple of its tests' time in the suite's run, at least 10 s), far below the gate's
+    `timeout` of 1000 s; a real project lost 69 s to one such mutant."""
+    config = REVIEW + "timeout = 1000\n"
+    report = gate_report(tmp_path, wheelhouse, {
+        "pyproject.toml": config, "calc/__init__.py": WAIT, "tests/test_calc.py": TEST_WAIT},
+        {"calc/__init__.py": WAIT.replace("ready() is False", "ready() == False")})
+    summary = check(report, "pinned")["summary"]
+    found = re.search(r"1 timed out at its own limit \((\d+) s: 3 times its tests' time in "
+                      r"the suite's run\)", summary)
+    assert found is not None, summary
+    assert 10 <= int(found.group(1)) < 1000
