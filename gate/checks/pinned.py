@@ -33,14 +33,42 @@ code. The first mutation that still parses, in this order: an `if` whose conditi
 holds, a comparison (`<` to `<=`, `==` to `!=`), a boolean operator, an arithmetic operator,
 a constant (true/false, an integer plus one), a returned value (Python, JavaScript), a removed
 call statement. Lines with nothing to test get none: comments, docstrings, strings, imports,
-type annotations, logging and print calls, Rust macros. The lines are taken file by file in
-turn (files in path order, lines top to bottom) up to `pinned-mutants` (default 20); mutants
-stop being started after `pinned-time` suite runs' worth of wall time (default 1). Each runs
-as a trial of its own, side by side (in the sealed boundary the mutated file is in a layer
-of its own over the installed checkout, else in a copy of it), with the test files that name its
+type annotations, logging and print calls, Rust macros. A Python file changed only in its
+docstrings and comments is no code change (no mutant, no `passes-at-base`). The lines are
+taken file by file in turn (files in path order, lines top to bottom) up to `pinned-mutants`
+(default 20). `pinned` as a whole (the runs over the base's code, then the mutants) starts
+no run after `pinned-time` suite runs' worth of wall time (default 1). Each mutant runs as a
+trial of its own, side by side (in the sealed boundary the mutated file is in a layer of its
+own over the installed checkout, else in a copy of it), with the test files that name its
 module (Go: its package; Rust, or none found: the whole command), then the whole command if
-those all pass. A mutant that every test survives is a `survived-mutant` finding at its line,
-showing the mutation. The summary says how many were killed and what was left out.
+those all pass. Each run has its own time limit: 3 times what its tests took in the suite's
+first run (with the run's start and collection), at least 10 s: a mutant that hangs costs
+that, and is said in the summary ("timed out at its own limit").
+
+A mutant counts as killed only by a test that ran its line. In a Python mutant's pytest run,
+the gate's line recorder (`sys.monitoring` on Python 3.12+, a tracer limited to the mutated
+file below) notes which tests ran the mutated statement; a run that failed only in tests that
+never ran it (a test that hashes the file, or compares its source) is a survivor ("only tests
+that never ran this line failed"). The recorder runs inside the judged process, so its word
+only takes kills away, never adds one; where another tracer replaced it (coverage, below
+Python 3.12) any failing test kills, as for the other languages. A new or changed test line
+that reads the code under test as text (`inspect.getsource`, a function's `__code__`
+compared or hashed, `co_code`, `dis`, a module's `__file__` read or hashed) is a
+`reads-source` finding at its line: such a test fails for any edit, whatever the code does.
+
+A survivor that every test survives is a `survived-mutant` finding at its line, showing the
+mutation. Out of the findings, and said in the summary, are the survivors no test could run
+or tell apart here:
+- in a Python file no test loads here (below);
+- whose statement no test ran, behind a check of the Python version or the platform
+  (`sys.version_info`, `sys.platform`, `os.name`, `platform.*`, `sys.implementation`), at
+  any depth;
+- whose statement no test ran, behind an `if` on a name an optional import binds (`try:
+  import x` / `except ImportError: x = None`), where that import fails here (its `except`
+  ran);
+- shown equivalent: an `if` with no `else` whose body changes nothing when its condition is
+  false (`if a in s: s = s.replace(a, b)`; `if x != v: x = v`).
+The summary says how many were killed and what was left out.
 
 Where a Python file's mutants survive, or the new tests pass on the base code, the gate asks
 whether any test loads the changed file at all: the file replaced by one that fails when it is
@@ -169,7 +197,8 @@ def _mutants(ctx: DiffContext, ws: Workspace, command: str, side: sides.Sides, r
         left.append(f"{gone} survivor(s) in {_names(sorted(unloaded))}, which no test loads "
                     "here (on this Python)")
     for why, these in judged.not_run_here.items():
-        left.append(f"{len(these)} survivor(s) that no test ran, {why} "
+        left.append(f"{len(these)} survivor(s) " + ("" if why == judge.EQUIVALENT else
+                                                   "that no test ran, ") + f"{why} "
                     f"({_names([f'{d.mutant.path}:{d.mutant.line}' for d in these])})")
     if judged.timed_out:
         own = max(d.limit for d in judged.timed_out)

@@ -7,8 +7,8 @@
 - survived: every test passed, or only tests that never ran its statement failed;
 - not run here (out of the findings, said in the summary): a survivor whose statement no test
   ran, behind a version or platform check, or behind an optional import whose `except
-  ImportError` ran here (the import fails on this machine). Survivors in a file no test
-  loads at all are the probe's (`probe.py`)."""
+  ImportError` ran here (the import fails on this machine); and a survivor shown equivalent
+  (`equivalent.py`). Survivors in a file no test loads at all are the probe's (`probe.py`)."""
 from __future__ import annotations
 
 import dataclasses
@@ -20,6 +20,7 @@ from gate.pinned.runs import MutantRun
 _WHY = {"version": "behind a check of the Python version",
         "platform": "behind a check of the platform",
         "optional-import": "behind an optional import that fails here"}
+EQUIVALENT = "shown equivalent (an `if` that only skips what changes nothing)"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -27,7 +28,7 @@ class Judged:
     killed: list[MutantRun]
     survived: list[MutantRun]
     timed_out: list[MutantRun]
-    not_run_here: dict[str, list[MutantRun]]  # why -> the survivors no test could run here
+    not_run_here: dict[str, list[MutantRun]]  # why -> survivors no test could run or tell
     failed_elsewhere: list[MutantRun]  # of the survivors: their run failed, in other tests
 
 
@@ -84,7 +85,7 @@ def judge(done: list[MutantRun]) -> Judged:
         if not d.run.passed and (record is None or _killed_by_runner(d, record)):
             killed.append(d)
             continue
-        why = _not_run_here(d)
+        why = EQUIVALENT if d.equivalent else _not_run_here(d)
         if why is not None:
             not_run.setdefault(why, []).append(d)
             continue

@@ -17,7 +17,7 @@ from gate.execution.environment import extended
 from gate.mutants.mutant import Mutant
 from gate.outcomes import scoped_command
 from gate.outcomes.testrun import TestRun
-from gate.pinned import guards, ran
+from gate.pinned import equivalent, guards, ran
 from gate.trials import kinds, scheduler
 from gate.trials.trial import Outcome, Trial
 
@@ -37,6 +37,7 @@ class MutantRun:
     place: guards.Place | None = None  # Python: its statement and the guards around it
     record: ran.Record | None = None  # which tests ran its statement (pytest, Python)
     limit: float = 0.0  # its own time limit, in seconds (of the run that ended it)
+    equivalent: bool = False  # shown equivalent (`equivalent.py`): its survival says nothing
 
 
 def _record_path(trial: Trial) -> str:
@@ -106,5 +107,6 @@ def mutants(ws: Workspace, root: str, command: str, chosen: Sequence[Mutant],
                                 place=kinds.in_copy(root))
     return [MutantRun(m, d.run if d is not None else None, scoped[m.path], place,
                       ran.read(_record_path(d.trial)) if d is not None and place else None,
-                      d.trial.workspace.timeout if d is not None else 0.0)
+                      d.trial.workspace.timeout if d is not None else 0.0,
+                      equivalent.shown(m, shown[m.path]))
             for m, place, d in zip(chosen, places, done, strict=True)]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import re
 import tokenize
+from collections.abc import Mapping
 
 from gate.engine.context import DiffContext
 
@@ -46,15 +47,19 @@ def _code_only(line: str) -> str:
 def found(ctx: DiffContext, tests: list[str]) -> list[tuple[str, int, str]]:
     """(path, line, what it does) of each added line of the Python `tests` that reads the
     code's source, bytecode or file hash."""
-    out = []
     changed = {f.path: f for f in ctx.files}
-    for path in tests:
-        f = changed.get(path)
-        if f is None or not path.endswith(".py"):
-            continue
-        for line, text in sorted(f.new_lines.items()):
-            code = _code_only(text)
-            what = next((w for w, pattern in _READS if pattern.search(code)), None)
-            if what is not None:
-                out.append((path, line, what))
+    return [found for path in tests if path in changed
+            for found in found_in_lines(path, changed[path].new_lines)]
+
+
+def found_in_lines(path: str, lines: Mapping[int, str]) -> list[tuple[str, int, str]]:
+    """(path, line, what it does) of each of `lines` (Python) that reads the code as text."""
+    if not path.endswith(".py"):
+        return []
+    out = []
+    for line, text in sorted(lines.items()):
+        code = _code_only(text)
+        what = next((w for w, pattern in _READS if pattern.search(code)), None)
+        if what is not None:
+            out.append((path, line, what))
     return out
