@@ -18,6 +18,10 @@ def tidy(text, old, new, seen):
         text = text.replace(new, old)
     if seen != 3:
         seen = 4
+    if "\\t" in text or "\\n" in text:
+        text = text.translate(TABLE)
+    if "\\t" in text or "\\n" in old:
+        text = text.translate(TABLE)
     return text, seen
 """
 
@@ -29,11 +33,11 @@ def _branch(text: str, line: int) -> bool:
 
 
 def test_an_if_that_only_skips_what_changes_nothing_is_shown_equivalent() -> None:
-    assert _branch(TIDY, 2) and _branch(TIDY, 4)
+    assert _branch(TIDY, 2) and _branch(TIDY, 4) and _branch(TIDY, 10)
 
 
 def test_an_if_whose_body_changes_something_is_not() -> None:
-    assert not _branch(TIDY, 6) and not _branch(TIDY, 8)
+    assert not _branch(TIDY, 6) and not _branch(TIDY, 8) and not _branch(TIDY, 12)
 
 
 PLACES = """\
