@@ -185,7 +185,9 @@ def _mutants(ctx: DiffContext, ws: Workspace, command: str, side: sides.Sides, r
     ran = [d for d in done if d.run is not None]
     judged = judge.judge(done)
     survived = judged.survived
-    unloaded = probes.not_loaded(d.mutant.path for d in survived)
+    # a file whose survivor a test was seen running is loaded: no probe needed for it
+    loaded = {d.mutant.path for d in survived if judge.seen_running(d)}
+    unloaded = probes.not_loaded(d.mutant.path for d in survived if d.mutant.path not in loaded)
     findings = [Finding(d.mutant.path, d.mutant.line, "survived-mutant", f"{d.mutant.shown}: " + (
         "only tests that never ran this line failed" if d in judged.failed_elsewhere
         else "every test still passes"), severity=severity)

@@ -60,6 +60,14 @@ def _recorded(d: MutantRun) -> Record | None:
     return None if d.record.lost else d.record
 
 
+def seen_running(d: MutantRun) -> bool:
+    """Whether the record shows a test (or an import) running the mutant's statement: its
+    file is loaded, whatever a probe would say."""
+    record = d.record
+    return (d.place is not None and record is not None and not record.lost
+            and bool(record.ran(d.place.statement)))
+
+
 def _not_run_here(d: MutantRun) -> str | None:
     """Why no test could run this survivor here (None: a test could)."""
     record = d.record
