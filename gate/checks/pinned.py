@@ -227,7 +227,7 @@ def run(ctx: DiffContext, ws: Workspace, command: str, root: str, review: bool,
     deadline = time.monotonic() + budget.seconds
     probes = probe.Probes(ws, os.path.join(where, "probes"), command,
                           lambda path: reach.tests_of(ctx, path), budget.workers,
-                          budget.limits, budget.run_timeout)
+                          budget.limits, 3 * budget.run_timeout)
     base_part, findings = _fail_to_pass(ctx, ws, command, side, severity, budget.run_timeout,
                                         probes)
     # the mutants get what the head's tests over the base's code left of the budget
