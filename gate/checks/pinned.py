@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
+import time
 
 from gate.checks import common
 from gate.engine.context import DiffContext, Workspace
@@ -13,7 +14,7 @@ from gate.models import CheckResult, Finding, Severity, Status
 from gate.mutants import lines
 from gate.outcomes import junit
 from gate.outcomes.testrun import TestRun
-from gate.pinned import probe, reach, runs, sides
+from gate.pinned import judge, limits, probe, reach, runs, sides, source_reads
 
 ID = "pinned"
 TITLE = "The change is held by tests that can fail"
@@ -32,14 +33,42 @@ code. The first mutation that still parses, in this order: an `if` whose conditi
 holds, a comparison (`<` to `<=`, `==` to `!=`), a boolean operator, an arithmetic operator,
 a constant (true/false, an integer plus one), a returned value (Python, JavaScript), a removed
 call statement. Lines with nothing to test get none: comments, docstrings, strings, imports,
-type annotations, logging and print calls, Rust macros. The lines are taken file by file in
-turn (files in path order, lines top to bottom) up to `pinned-mutants` (default 20); mutants
-stop being started after `pinned-time` suite runs' worth of wall time (default 1). Each runs
-as a trial of its own, side by side (in the sealed boundary the mutated file is in a layer
-of its own over the installed checkout, else in a copy of it), with the test files that name its
+type annotations, logging and print calls, Rust macros. A Python file changed only in its
+docstrings and comments is no code change (no mutant, no `passes-at-base`). The lines are
+taken file by file in turn (files in path order, lines top to bottom) up to `pinned-mutants`
+(default 20). `pinned` as a whole (the runs over the base's code, then the mutants) starts
+no run after `pinned-time` suite runs' worth of wall time (default 1). Each mutant runs as a
+trial of its own, side by side (in the sealed boundary the mutated file is in a layer of its
+own over the installed checkout, else in a copy of it), with the test files that name its
 module (Go: its package; Rust, or none found: the whole command), then the whole command if
-those all pass. A mutant that every test survives is a `survived-mutant` finding at its line,
-showing the mutation. The summary says how many were killed and what was left out.
+those all pass. Each run has its own time limit: 3 times what its tests took in the suite's
+first run (with the run's start and collection), at least 10 s: a mutant that hangs costs
+that, and is said in the summary ("timed out at its own limit").
+
+A mutant counts as killed only by a test that ran its line. In a Python mutant's pytest run,
+the gate's line recorder (`sys.monitoring` on Python 3.12+, a tracer limited to the mutated
+file below) notes which tests ran the mutated statement; a run that failed only in tests that
+never ran it (a test that hashes the file, or compares its source) is a survivor ("only tests
+that never ran this line failed"). The recorder runs inside the judged process, so its word
+only takes kills away, never adds one; where another tracer replaced it (coverage, below
+Python 3.12) any failing test kills, as for the other languages. A new or changed test line
+that reads the code under test as text (`inspect.getsource`, a function's `__code__`
+compared or hashed, `co_code`, `dis`, a module's `__file__` read or hashed) is a
+`reads-source` finding at its line: such a test fails for any edit, whatever the code does.
+
+A survivor that every test survives is a `survived-mutant` finding at its line, showing the
+mutation. Out of the findings, and said in the summary, are the survivors no test could run
+or tell apart here:
+- in a Python file no test loads here (below);
+- whose statement no test ran, behind a check of the Python version or the platform
+  (`sys.version_info`, `sys.platform`, `os.name`, `platform.*`, `sys.implementation`), at
+  any depth;
+- whose statement no test ran, behind an `if` on a name an optional import binds (`try:
+  import x` / `except ImportError: x = None`), where that import fails here (its `except`
+  ran);
+- shown equivalent: an `if` with no `else` whose body changes nothing when its condition is
+  false (`if a in s: s = s.replace(a, b)`; `if x != v: x = v`).
+The summary says how many were killed and what was left out.
 
 Where a Python file's mutants survive, or the new tests pass on the base code, the gate asks
 whether any test loads the changed file at all: the file replaced by one that fails when it is
@@ -59,9 +88,15 @@ cannot change any answer (an equivalent mutant) can be allowed like any finding.
 @dataclasses.dataclass(frozen=True)
 class Budget:
     mutants: int = 20
-    seconds: float = 60.0  # the mutants' wall time: `pinned-time` suite runs
-    run_timeout: float = 300.0  # one mutant's run
+    seconds: float = 60.0  # pinned's wall time: `pinned-time` suite runs
+    limits: runs.Limits = dataclasses.field(  # each run's own
+        default_factory=lambda: runs.Limits(lambda tests: 300.0, 300.0))
     workers: int = 1
+
+    @property
+    def run_timeout(self) -> float:
+        """A run of the whole command: the head's tests over the base's code, a probe."""
+        return self.limits.whole
 
 
 def _names(names: list[str], limit: int = 3) -> str:
@@ -137,7 +172,7 @@ def _fail_to_pass(ctx: DiffContext, ws: Workspace, command: str, side: sides.Sid
 
 
 def _mutants(ctx: DiffContext, ws: Workspace, command: str, side: sides.Sides, root: str,
-             budget: Budget, severity: Severity, probes: probe.Probes,
+             budget: Budget, severity: Severity, probes: probe.Probes, seconds: float,
              ) -> tuple[str, list[Finding]]:
     if budget.mutants == 0 or not side.code:
         return ("mutants off (pinned-mutants = 0)" if side.code else ""), []
@@ -145,24 +180,32 @@ def _mutants(ctx: DiffContext, ws: Workspace, command: str, side: sides.Sides, r
     if not chosen.mutants:
         return f"no mutant: the {chosen.lines} changed line(s) have nothing to test", []
     done = runs.mutants(ws, root, command, chosen.mutants,
-                        lambda path: reach.tests_of(ctx, path), budget.seconds,
-                        budget.workers, budget.run_timeout)
+                        lambda path: reach.tests_of(ctx, path), seconds,
+                        budget.workers, budget.limits)
     ran = [d for d in done if d.run is not None]
-    survived = [d for d in ran if d.run is not None and d.run.passed]
-    timed_out = [d for d in ran if d.run is not None and d.run.completed.timed_out]
-    killed = len(ran) - len(survived) - len(timed_out)
-    unloaded = probes.not_loaded(d.mutant.path for d in survived)
-    findings = [Finding(d.mutant.path, d.mutant.line, "survived-mutant",
-                        f"{d.mutant.shown}: every test still passes", severity=severity)
-                for d in survived if d.mutant.path not in unloaded]
-    text = f"{killed} of {len(ran)} mutants killed"
+    judged = judge.judge(done)
+    survived = judged.survived
+    # a file whose survivor a test was seen running is loaded: no probe needed for it
+    loaded = {d.mutant.path for d in survived if judge.seen_running(d)}
+    unloaded = probes.not_loaded(d.mutant.path for d in survived if d.mutant.path not in loaded)
+    findings = [Finding(d.mutant.path, d.mutant.line, "survived-mutant", f"{d.mutant.shown}: " + (
+        "only tests that never ran this line failed" if d in judged.failed_elsewhere
+        else "every test still passes"), severity=severity)
+        for d in survived if d.mutant.path not in unloaded]
+    text = f"{len(judged.killed)} of {len(ran)} mutants killed"
     left = []
     if unloaded:
         gone = sum(d.mutant.path in unloaded for d in survived)
         left.append(f"{gone} survivor(s) in {_names(sorted(unloaded))}, which no test loads "
                     "here (on this Python)")
-    if timed_out:
-        left.append(f"{len(timed_out)} timed out")
+    for why, these in judged.not_run_here.items():
+        left.append(f"{len(these)} survivor(s) " + ("" if why == judge.EQUIVALENT else
+                                                   "that no test ran, ") + f"{why} "
+                    f"({_names([f'{d.mutant.path}:{d.mutant.line}' for d in these])})")
+    if judged.timed_out:
+        own = max(d.limit for d in judged.timed_out)
+        left.append(f"{len(judged.timed_out)} timed out at its own limit ({own:.0f} s: "
+                    f"{limits.MULTIPLE:g} times its tests' time in the suite's run)")
     if len(done) > len(ran):
         left.append(f"{len(done) - len(ran)} not run (the time budget of {budget.seconds:.1f} s "
                     "was spent: `pinned-time` in [tool.gate] gives more)")
@@ -181,13 +224,21 @@ def run(ctx: DiffContext, ws: Workspace, command: str, root: str, review: bool,
     if not side.base_code:
         return CheckResult(ID, TITLE, "passed", False, "no code changed")
     where = os.path.join(root, "pinned")
+    deadline = time.monotonic() + budget.seconds
     probes = probe.Probes(ws, os.path.join(where, "probes"), command,
                           lambda path: reach.tests_of(ctx, path), budget.workers,
-                          budget.run_timeout)
+                          budget.limits, 3 * budget.run_timeout)
     base_part, findings = _fail_to_pass(ctx, ws, command, side, severity, budget.run_timeout,
                                         probes)
-    mutant_part, survivors = _mutants(ctx, ws, command, side, where, budget, severity, probes)
+    # the mutants get what the head's tests over the base's code left of the budget
+    mutant_part, survivors = _mutants(ctx, ws, command, side, where, budget, severity, probes,
+                                      max(0.0, deadline - time.monotonic()))
     findings += survivors
+    findings += [Finding(path, line, "reads-source",
+                         f"this test {what}: it fails for any edit of the text, whatever the "
+                         "code does, so it pins nothing (and kills no mutant)",
+                         severity=severity)
+                 for path, line, what in source_reads.found(ctx, side.tests)]
     summary = "; ".join(p for p in (base_part, mutant_part) if p)
     status: Status = "failed" if review and findings else "passed"
     return CheckResult(ID, TITLE, status, False, summary, findings=tuple(findings))

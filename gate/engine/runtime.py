@@ -390,7 +390,7 @@ def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Pro
                          ran.passed_alone if ran is not None else frozenset(),
                          failing_at_base=_failing_at_base(base)))
     results[pinned.ID] = step.check(change, ws, command, os.path.dirname(ws.scratch),
-                                    results[suite.ID], progress)
+                                    results[suite.ID], progress, runs)
     _user_checks(change, ws, progress, results)
     return base, found, chosen.share(runs, base)
 

@@ -29,9 +29,10 @@ class Probes:
     """Each file probed once per run, whichever part of `pinned` asks first."""
 
     def __init__(self, ws: Workspace, root: str, command: str,
-                 reach: Callable[[str], list[str]], workers: int, run_timeout: float) -> None:
+                 reach: Callable[[str], list[str]], workers: int, limits: runs.Limits,
+                 seconds: float) -> None:
         self._ws, self._root, self._command, self._reach = ws, root, command, reach
-        self._workers, self._run_timeout = workers, run_timeout
+        self._workers, self._limits, self._seconds = workers, limits, seconds
         self._asked: dict[str, bool] = {}  # path -> loaded by no test
 
     def not_loaded(self, paths: Iterable[str]) -> set[str]:
@@ -40,8 +41,8 @@ class Probes:
         probes = [p for p in map(probe, wanted) if p is not None and p.path not in self._asked]
         if probes:
             done = runs.mutants(self._ws, self._root, self._command, probes, self._reach,
-                                self._run_timeout, self._workers, self._run_timeout,
-                                name=f"pinned-probe-{len(self._asked)}")
+                                self._seconds, self._workers, self._limits,
+                                name=f"pinned-probe-{len(self._asked)}", record=False)
             self._asked.update((d.mutant.path, d.run is not None and d.run.passed)
                                for d in done)
         return {p for p in wanted if self._asked.get(p, False)}

@@ -13,6 +13,7 @@ from gate.lang import generated, rust_test_modules, testfiles
 from gate.lang.languages import language_of
 from gate.mutants import apply
 from gate.mutants.lines import Changed
+from gate.pinned import same_code
 from gate.vcs import attributes
 from gate.vcs.diff import ChangedFile
 
@@ -40,7 +41,12 @@ def _is_code(ctx: DiffContext, path: str) -> bool:
 
 
 def _code_files(ctx: DiffContext) -> list[ChangedFile]:
-    return [f for f in ctx.files if not f.binary and not f.symlink and _is_code(ctx, f.path)]
+    """The changed code files, but those changed only in docstrings and comments."""
+    files = [f for f in ctx.files if not f.binary and not f.symlink and _is_code(ctx, f.path)]
+    python = [f.path for f in files if f.path.endswith(".py") and f.status == "modified"]
+    base, head = ctx.read(ctx.base, python), ctx.read(ctx.head, python)
+    return [f for f in files
+            if not (f.path in base and same_code.only_docs(f.path, base[f.path], head[f.path]))]
 
 
 def head_tests(ctx: DiffContext) -> list[str]:

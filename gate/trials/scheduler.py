@@ -83,7 +83,8 @@ def run_within(trials: Sequence[Trial], at_once: int, seconds: float,
     """Every trial's outcome, in the order given, `at_once` at a time; None for one not
     started because it would end (by the longest so far, the first ones always start) after
     `seconds`. `then(outcome)`: a trial to run next in the same place (a mutant's whole
-    suite after the tests that reach it passed), whose outcome is the one kept. `place`:
+    suite after the tests that reach it passed), whose outcome is the one kept, run only if
+    it would end (by the first's time) before `seconds` are up, else the pair is None. `place`:
     the trial as it runs where it is made when it starts and gone when it ends (a copy of
     the install's checkout, `kinds.in_copy`)."""
     deadline = time.monotonic() + seconds
@@ -94,10 +95,14 @@ def run_within(trials: Sequence[Trial], at_once: int, seconds: float,
         if start + longest[0] >= deadline:
             return None
         with (place or contextlib.nullcontext)(trial) as placed:
-            done = run_one(placed)
+            done: Outcome | None = run_one(placed)
+            assert done is not None
             after = then(done) if then is not None else None
             if after is not None:
-                done = run_one(after)
+                # the next trial is under the budget too: one that would end past it is
+                # not run, and the pair counts as not started (never judged half-run)
+                took = time.monotonic() - start
+                done = run_one(after) if time.monotonic() + took < deadline else None
         longest[0] = max(longest[0], time.monotonic() - start)
         return done
 

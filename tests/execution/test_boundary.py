@@ -638,7 +638,8 @@ def test_a_mutant_is_never_written_through_a_link_the_install_made(tmp_path: Pat
     plus = victim.read_bytes().index(b"+")
     mutant = Mutant("calc.py", 2, "arithmetic", plus, plus + 1, b"-", "a + b", "a - b")
     done = runs.mutants(ws, str(tmp_path / "copies"), "grep -q 'a - b' calc.py", [mutant],
-                        lambda path: [], seconds=60, workers=1, run_timeout=60)
+                        lambda path: [], seconds=60, workers=1,
+                        limits=runs.Limits(lambda tests: 60.0, 60.0))
     assert done[0].run is not None and done[0].run.completed.ok  # the copy held the mutant
     assert victim.read_text() == "def add(a, b):\n    return a + b\n"
 

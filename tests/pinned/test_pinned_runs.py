@@ -27,7 +27,7 @@ def test_each_mutant_runs_in_its_own_copy_and_the_checkout_is_untouched(
     ws = workspace(tmp_path)
     chosen = list(apply.per_line("m.py", SOURCE.encode(), {2, 6}).values())
     done = runs.mutants(ws, str(tmp_path / "pinned"), COMMAND, chosen, lambda path: [],
-                        seconds=60, workers=2, run_timeout=30)
+                        seconds=60, workers=2, limits=runs.Limits(lambda tests: 30.0, 30.0))
     assert [(d.mutant.line, d.run is not None and d.run.passed) for d in done] == [
         (2, False), (6, True)]  # line 2's mutant is killed, line 6's survives
     assert (Path(ws.checkout) / "m.py").read_text() == SOURCE
@@ -38,7 +38,7 @@ def test_no_mutant_is_started_that_would_end_past_the_budget(tmp_path: Path) -> 
     ws = workspace(tmp_path)
     chosen = list(apply.per_line("m.py", SOURCE.encode(), {2, 6}).values())
     done = runs.mutants(ws, str(tmp_path / "pinned"), COMMAND, chosen, lambda path: [],
-                        seconds=0.2, workers=1, run_timeout=30)
+                        seconds=0.2, workers=1, limits=runs.Limits(lambda tests: 30.0, 30.0))
     assert [d.run is not None for d in done] == [True, False]
 
 
@@ -48,7 +48,7 @@ def test_a_fifo_the_install_left_in_the_checkout_neither_blocks_nor_breaks_the_c
     os.mkfifo(Path(ws.checkout) / "left-by-install.fifo")  # nobody will ever write it
     chosen = list(apply.per_line("m.py", SOURCE.encode(), {2, 6}).values())
     done = runs.mutants(ws, str(tmp_path / "pinned"), COMMAND, chosen, lambda path: [],
-                        seconds=60, workers=2, run_timeout=30)
+                        seconds=60, workers=2, limits=runs.Limits(lambda tests: 30.0, 30.0))
     assert [(d.mutant.line, d.run is not None and d.run.passed) for d in done] == [
         (2, False), (6, True)]
     assert (Path(ws.checkout) / "left-by-install.fifo").is_fifo()  # the checkout's own stays
@@ -93,6 +93,7 @@ def test_a_new_test_that_hangs_on_the_base_code_is_cut_at_a_mutants_time(
     start = time.monotonic()
     result = pinned.run(ctx, ws, f"{sys.executable} -m pytest -q -p no:cacheprovider",
                         str(tmp_path / "pinned"), True,
-                        pinned.Budget(mutants=0, seconds=10, run_timeout=3))
+                        pinned.Budget(mutants=0, seconds=10,
+                                      limits=runs.Limits(lambda tests: 3.0, 3.0)))
     assert time.monotonic() - start < 60
     assert result.summary.startswith("the new tests do not run on the base code (timed out")
