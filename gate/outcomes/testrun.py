@@ -1,12 +1,14 @@
 """One run of the test command, with per-test outcomes where the runner can report them."""
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 from collections.abc import Sequence
+from typing import Any
 
 from gate.engine.context import Workspace
-from gate.execution import evidence_channel, process
+from gate.execution import evidence_channel, process, reaper
 from gate.outcomes import evidence
 from gate.outcomes import reading as results
 from gate.outcomes.location import locate
@@ -26,6 +28,8 @@ class TestRun:
     counts: Counts | None  # None: no runner's report or summary was found
     expects_report: bool = False  # pytest run directly: it always writes its JUnit report
     running: str | None = None  # the test a run cut at its time limit was running
+    # what `pinned`'s line recorder sent on the evidence channel (gate/pinned/ran.py)
+    lines: tuple[dict[str, Any], ...] = ()
 
     @property
     def failed_tests(self) -> list[CaseResult]:
@@ -92,7 +96,8 @@ def run_tests(
         pytest_alone=is_pytest(command))
     running = found.running() if completed.timed_out else None
     return TestRun(completed, _relative(locate(counts, ws.checkout), ws.checkout)
-                   if counts else None, expects_report=is_pytest(command), running=running)
+                   if counts else None, expects_report=is_pytest(command), running=running,
+                   lines=tuple(found.lines))
 
 
 def _run(ws: Workspace, command: str, env: dict[str, str], report: str,
@@ -100,13 +105,16 @@ def _run(ws: Workspace, command: str, env: dict[str, str], report: str,
     """The command's run, and the lines its recorders sent on the evidence channel."""
     reports.clear(report)  # first: it removes what pytest's would not (a directory, a FIFO)
     pytest_runner.clear(report)
-    with evidence_channel.opened(report + CHANNEL) as channel:
+    with contextlib.ExitStack() as stack:
+        with reaper.starting(env) as may:  # an ended run (Ctrl-C) makes no FIFO in its root
+            channel = stack.enter_context(evidence_channel.opened(report + CHANNEL)) if (
+                may) else None
+        sent = {"GATE_EVIDENCE": channel.path, "GATE_CHECKOUT": ws.checkout} if channel else {}
         completed = process.run_argv(
-            ["/bin/sh", "-c", command], cwd=ws.checkout,
-            env={**env, "GATE_EVIDENCE": channel.path, "GATE_CHECKOUT": ws.checkout},
+            ["/bin/sh", "-c", command], cwd=ws.checkout, env={**env, **sent},
             timeout=ws.timeout, display=command, log=log, wrap=ws.wrap_tests,
             memory_kb=ws.conditions.memory_kb(process.MEMORY_LIMIT_KB))
-    return completed, channel.lines
+    return completed, channel.lines if channel else []
 
 
 CHANNEL = ".evidence"  # beside the report: the FIFO the recorders send on

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from gate.execution import judged_files
 from gate.outcomes.runners import pytest as pytest_runner
 from gate.pinned.guards import Place
 
@@ -39,17 +38,14 @@ def env(path: str, place: Place, report: str) -> dict[str, str]:
             "PYTEST_PLUGINS": PLUGIN}
 
 
-def read(report: str) -> Record | None:
-    """The record (None: the recorder never started: not pytest, or the plugin was not
-    loaded). Lines that do not read are dropped."""
-    if not os.path.exists(report):
-        return None
-    text = (judged_files.read(report) or b"").decode("utf-8", "replace")
+def read(sent: Sequence[Mapping[str, Any]]) -> Record | None:
+    """The record, from what the recorder sent on the evidence channel as the tests ran
+    (None: the recorder never started: not pytest, or its plugin was not loaded). Items
+    that do not read are dropped."""
     tests: dict[str, set[int]] = {}
     started = lost = False
-    for line in text.splitlines():
+    for item in sent:
         try:
-            item = json.loads(line)
             if "watching" in item:
                 started = True
             elif item.get("lost"):

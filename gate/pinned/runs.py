@@ -40,10 +40,6 @@ class MutantRun:
     equivalent: bool = False  # shown equivalent (`equivalent.py`): its survival says nothing
 
 
-def _record_path(trial: Trial) -> str:
-    return os.path.join(trial.workspace.scratch, f"{trial.name}.lines")
-
-
 def _recorded(ws: Workspace, place: guards.Place | None, path: str, name: str) -> Workspace:
     """`ws` with the line recorder asked to watch `place` (unchanged when there is none)."""
     if place is None:
@@ -106,7 +102,7 @@ def mutants(ws: Workspace, root: str, command: str, chosen: Sequence[Mutant],
     done = scheduler.run_within(trials, workers, seconds, then=_whole(command, limits),
                                 place=kinds.in_copy(root))
     return [MutantRun(m, d.run if d is not None else None, scoped[m.path], place,
-                      ran.read(_record_path(d.trial)) if d is not None and place else None,
+                      ran.read(d.run.lines) if d is not None and place else None,
                       d.trial.workspace.timeout if d is not None else 0.0,
                       equivalent.shown(m, shown[m.path]))
             for m, place, d in zip(chosen, places, done, strict=True)]

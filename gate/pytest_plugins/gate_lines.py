@@ -3,8 +3,9 @@ file (the mutated statement, and the lines that say whether an optional import f
 
 Loaded through PYTEST_PLUGINS=gate_lines with this directory on PYTHONPATH; inert unless
 GATE_LINES is set: `{"path": "pkg/mod.py", "lines": [12, 13]}` (path relative to the
-checkout). Each test's hits are appended to the file named by GATE_LINES_REPORT as it ends,
-one JSON line `{"test": nodeid, "lines": [...]}`; lines run outside any test (at import,
+checkout). Each test's hits are sent as it ends on the gate's evidence channel
+(`gate_evidence`, a `lines` message; without a channel, appended to the file named by
+GATE_LINES_REPORT), `{"test": nodeid, "lines": [...]}`; lines run outside any test (at import,
 during collection) under the test "". A first line `{"watching": path}` says the recorder
 ran. Only the watched file's frames are traced: `sys.monitoring` (Python 3.12+) gets LINE
 events of its code objects alone; below it, a `sys.settrace` whose global function returns
@@ -21,6 +22,7 @@ import sys
 import threading
 from typing import Any
 
+import gate_evidence
 import pytest
 
 _TOOL = 4  # sys.monitoring's tool ids 0-5; 4 and 5 are free for any tool by convention
@@ -44,6 +46,9 @@ class _Recorder:
         return known
 
     def _write(self, record: dict[str, Any]) -> None:
+        if gate_evidence.active():  # as it happens, to the gate: no file to rewrite later
+            gate_evidence.send("lines", **record)
+            return
         with open(self._out, "a", encoding="utf-8") as f:
             f.write(json.dumps(record) + "\n")
 
