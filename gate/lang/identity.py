@@ -1,0 +1,114 @@
+"""Whether something at the head is the same thing as at the base: one definition for every
+diff check (DESIGN.md, "The same thing as at the base").
+
+- An escape or a marker on a line belongs to the statement or definition the line is part of,
+  as a parser sees it (`gate.lang.statements`): its `Anchor` is the names of the definitions
+  around it and the statement's tokens, whatever the layout. A formatter's join or split, a
+  re-indent or a move leaves the anchor as it was; a comment on a line of its own belongs to the
+  statement after it; a directive for a whole file to the file.
+- Items of a sequence (a workflow's steps, its jobs, a file's rules) are paired by what they
+  are, strongest key first, then by their place among paired neighbours (`pair`): a step
+  removed before another does not shift the pairs, a step whose command changed in place is
+  the same step, changed.
+"""
+from __future__ import annotations
+
+import bisect
+import dataclasses
+from collections.abc import Callable, Hashable, Sequence
+from typing import TypeVar
+
+from gate.lang import statements
+from gate.lang.lines import Source
+from gate.lang.statements import Statement
+
+T = TypeVar("T")
+
+
+@dataclasses.dataclass(frozen=True)
+class Anchor:
+    scope: tuple[str, ...]  # the definitions it lies in, outermost first
+    statement: str  # the statement's tokens (a compound statement's header), or a marker
+
+
+FILE = Anchor((), "<file>")  # a directive for the whole file
+
+
+class Anchors:
+    """The anchors of one side of a file: parsed once, asked per line."""
+
+    def __init__(self, found: list[Statement], source: Source) -> None:
+        self._statements = sorted(found, key=lambda s: (s.start, s.depth))
+        self._starts = [s.start for s in self._statements]
+        self._source = source
+
+    def _code(self, line: int) -> str:
+        found = self._source.lines.get(line)
+        return " ".join(found.code.split()) if found is not None else ""
+
+    def at(self, line: int) -> Anchor:
+        """The anchor of what is written on `line`."""
+        code = self._code(line)
+        if not code:  # a comment on a line of its own: the statement after it
+            i = bisect.bisect_right(self._starts, line)
+            if i == len(self._statements):
+                return FILE
+            after = self._statements[i]
+            return Anchor(after.scope, after.key)
+        covering = [s for s in self._statements[:bisect.bisect_right(self._starts, line)]
+                    if s.end >= line]
+        if not covering:
+            return Anchor((), code)
+        inner = max(covering, key=lambda s: (s.depth, s.start))
+        if line > inner.header_end and inner.end > inner.header_end:
+            return Anchor(inner.scope, f"{inner.key} | {code}")  # `else:`, `finally:`
+        return Anchor(inner.scope, inner.key)
+
+
+def anchors(path: str, text: str, source: Source | None) -> Anchors | None:
+    """The anchors of `path` as `text` reads; None where no parser reads it or it does not
+    parse (the caller then compares lines as text)."""
+    if source is None or not source.parsed:
+        return None
+    found = statements.parse(path, text)
+    return None if found is None else Anchors(found, source)
+
+
+Key = Callable[[T], Hashable | None]
+
+
+def pair(old: Sequence[T], new: Sequence[T],
+         keys: Sequence[Key[T]]) -> tuple[list[tuple[int, int]], list[int], list[int]]:
+    """(pairs of old and new indexes, old ones left, new ones left). Items are paired by each
+    key in turn (None: the key says nothing of it), in order among equals; then an item left
+    between two paired neighbours (or at an end, beside one) is paired with the item left at
+    the same place on the other side: the same thing, changed."""
+    by_old: dict[int, int] = {}
+    taken: set[int] = set()
+    for key in keys:
+        waiting: dict[Hashable, list[int]] = {}
+        for j, item in enumerate(new):
+            k = key(item)
+            if j not in taken and k is not None:
+                waiting.setdefault(k, []).append(j)
+        for i, item in enumerate(old):
+            k = key(item)
+            if i in by_old or k is None or not waiting.get(k):
+                continue
+            j = waiting[k].pop(0)
+            by_old[i] = j
+            taken.add(j)
+    for i in range(len(old)):
+        if i in by_old:
+            continue
+        before = by_old.get(i - 1, -1) if i > 0 else -1
+        after = by_old.get(i + 1, len(new)) if i + 1 < len(old) else len(new)
+        if (i > 0 and i - 1 not in by_old) or (i + 1 < len(old) and i + 1 not in by_old):
+            continue  # a neighbour is unpaired too: no place to tell
+        gap = [j for j in range(before + 1, after) if j not in taken]
+        if len(gap) == 1:
+            by_old[i] = gap[0]
+            taken.add(gap[0])
+    pairs = sorted(by_old.items())
+    return (pairs, [i for i in range(len(old)) if i not in by_old],
+            [j for j in range(len(new)) if j not in taken])
