@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import re
 from collections.abc import Callable, Hashable, Sequence
 from typing import TypeVar
 
@@ -23,6 +24,7 @@ from gate.lang.lines import Source
 from gate.lang.statements import Statement
 
 T = TypeVar("T")
+_TRAILING_COMMA = re.compile(r",(?=[)\]}])")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -46,6 +48,19 @@ class Anchors:
         found = self._source.lines.get(line)
         return " ".join(found.code.split()) if found is not None else ""
 
+    def _covering(self, line: int) -> Statement | None:
+        covering = [s for s in self._statements[:bisect.bisect_right(self._starts, line)]
+                    if s.end >= line]
+        return max(covering, key=lambda s: (s.depth, s.start)) if covering else None
+
+    def words(self, line: int) -> str:
+        """The code from `line` to the end of its statement's header, without whitespace or a
+        trailing comma: what a marker or an escape says there, whatever the layout."""
+        inner = self._covering(line)
+        last = max(line, inner.header_end) if inner is not None else line
+        text = "".join("".join(self._code(n).split()) for n in range(line, last + 1))
+        return _TRAILING_COMMA.sub("", text)
+
     def at(self, line: int) -> Anchor:
         """The anchor of what is written on `line`."""
         code = self._code(line)
@@ -55,11 +70,9 @@ class Anchors:
                 return FILE
             after = self._statements[i]
             return Anchor(after.scope, after.key)
-        covering = [s for s in self._statements[:bisect.bisect_right(self._starts, line)]
-                    if s.end >= line]
-        if not covering:
+        inner = self._covering(line)
+        if inner is None:
             return Anchor((), code)
-        inner = max(covering, key=lambda s: (s.depth, s.start))
         if line > inner.header_end and inner.end > inner.header_end:
             return Anchor(inner.scope, f"{inner.key} | {code}")  # `else:`, `finally:`
         return Anchor(inner.scope, inner.key)

@@ -204,7 +204,8 @@ def test_narrowed_escape_is_not_new(tmp_path: Path, path: str, before: str,
 @pytest.mark.parametrize(("path", "before", "after", "code"), [
     # a rule renamed by the linter, inside an existing disable (typescript-eslint 8)
     ("a.ts", "// eslint-disable-next-line @typescript-eslint/no-var-requires",
-     "// eslint-disable-next-line @typescript-eslint/no-require-imports", "const x = require('x');"),
+     "// eslint-disable-next-line @typescript-eslint/no-require-imports",
+     "const x = require('x');"),
     # mypy 1.18 renamed the error of an untyped decorator
     ("m.py", "@app.route('/')  # type: ignore[misc]",
      "@app.route('/')  # type: ignore[untyped-decorator]", "def f():\n    pass"),

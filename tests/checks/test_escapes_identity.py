@@ -137,7 +137,8 @@ def test_typescript_escapes_reindented_and_split_are_not_new(tmp_path: Path) -> 
 
 def test_a_directive_for_the_whole_file_moved_down_is_not_new(tmp_path: Path) -> None:
     before = "/* eslint-disable no-console */\nimport a from 'a';\nconsole.log(a);\n"
-    after = "import a from 'a';\nimport b from 'b';\n/* eslint-disable no-console */\nconsole.log(a, b);\n"
+    after = ("import a from 'a';\nimport b from 'b';\n/* eslint-disable no-console */\n"
+             "console.log(a, b);\n")
     assert found(run_check(escapes.run, tmp_path, {"a.js": before}, {"a.js": after})) == []
 
 
