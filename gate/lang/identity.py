@@ -90,12 +90,28 @@ def anchors(path: str, text: str, source: Source | None) -> Anchors | None:
 Key = Callable[[T], Hashable | None]
 
 
-def pair(old: Sequence[T], new: Sequence[T],
-         keys: Sequence[Key[T]]) -> tuple[list[tuple[int, int]], list[int], list[int]]:
+def _bounds(i: int, by_old: dict[int, int], size: int) -> tuple[int, int]:
+    """The new indexes of the nearest paired items before and after old item `i`."""
+    before = max((k for k in by_old if k < i), default=None)
+    after = min((k for k in by_old if k > i), default=None)
+    return (by_old[before] if before is not None else -1,
+            by_old[after] if after is not None else size)
+
+
+def words_alike(a: str, b: str) -> float:
+    """How alike two commands are: the words they share over the words either has."""
+    x, y = set(a.split()), set(b.split())
+    return len(x & y) / len(x | y) if x | y else 0.0
+
+
+def pair(old: Sequence[T], new: Sequence[T], keys: Sequence[Key[T]], *,
+         by_place: bool = True, alike: Callable[[T, T], float] | None = None,
+         ) -> tuple[list[tuple[int, int]], list[int], list[int]]:
     """(pairs of old and new indexes, old ones left, new ones left). Items are paired by each
-    key in turn (None: the key says nothing of it), in order among equals; then an item left
-    between two paired neighbours (or at an end, beside one) is paired with the item left at
-    the same place on the other side: the same thing, changed."""
+    key in turn (None: the key says nothing of it), in order among equals. Then, with
+    `by_place` (jobs have no order), between the same paired neighbours: one item left on
+    each side is the same item, changed; of more, those `alike` says are at least half alike,
+    the most alike first."""
     by_old: dict[int, int] = {}
     taken: set[int] = set()
     for key in keys:
@@ -111,17 +127,22 @@ def pair(old: Sequence[T], new: Sequence[T],
             j = waiting[k].pop(0)
             by_old[i] = j
             taken.add(j)
-    for i in range(len(old)):
-        if i in by_old:
+    gaps: dict[tuple[int, int], list[int]] = {}
+    for i in range(len(old)) if by_place else ():
+        if i not in by_old:
+            gaps.setdefault(_bounds(i, by_old, len(new)), []).append(i)
+    for (before, after), olds in gaps.items():
+        news = [j for j in range(before + 1, after) if j not in taken]
+        if len(olds) == 1 and len(news) == 1:
+            by_old[olds[0]] = news[0]
+            taken.add(news[0])
             continue
-        before = by_old.get(i - 1, -1) if i > 0 else -1
-        after = by_old.get(i + 1, len(new)) if i + 1 < len(old) else len(new)
-        if (i > 0 and i - 1 not in by_old) or (i + 1 < len(old) and i + 1 not in by_old):
-            continue  # a neighbour is unpaired too: no place to tell
-        gap = [j for j in range(before + 1, after) if j not in taken]
-        if len(gap) == 1:
-            by_old[i] = gap[0]
-            taken.add(gap[0])
+        scored = sorted(((alike(old[i], new[j]), i, j) for i in olds for j in news
+                         if alike is not None), reverse=True)
+        for score, i, j in scored:
+            if score >= 0.5 and i not in by_old and j not in taken:
+                by_old[i] = j
+                taken.add(j)
     pairs = sorted(by_old.items())
     return (pairs, [i for i in range(len(old)) if i not in by_old],
             [j for j in range(len(new)) if j not in taken])
