@@ -19,9 +19,10 @@ Flags skip, xfail, focus and todo markers on lines the change adds, per framewor
 unittest, Jest, Vitest, Mocha, Jasmine, AVA and node:test, Go, Rust, JUnit and RSpec. A skipped or
 xfailed test is a failing test that no longer fails the suite, and a focused test (`it.only`,
 `fit`) silently turns off every other test: a reviewer must see each one. Markers inside strings,
-docstrings and comments, in generated or vendored files, on lines already present at the base, and
-on lines the change moved or re-indented together with the line under them (a test file split
-into a package, a block wrapped in a new `if`) are not flagged. To resolve: fix the test instead,
+docstrings and comments, in generated or vendored files, and markers the base already had on the
+same test or statement (as a parser reads it: re-aligned by a formatter, wrapped in a new block
+or `describe`, moved with their test, a test file split into a package) are not flagged; the
+same marker whose condition was edited is a notice. To resolve: fix the test instead,
 or keep the marker with a comment on its line or the line above,
 `gate: allow skip-markers -- <reason, e.g. an issue link>`, which turns the finding into a notice
 that a reviewer reads."""
