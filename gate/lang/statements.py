@@ -27,7 +27,7 @@ class Statement:
     header_end: int  # last line of its header: a compound statement's body starts after it
     depth: int  # how many statements it lies in
     scope: tuple[str, ...]  # the names of the definitions it lies in
-    key: str  # its text as tokens, its body left out
+    key: str  # its text as tokens, its body left out; a definition's kind and name
 
 
 _BODIES = ("body", "orelse", "finalbody", "handlers", "cases", "decorator_list")
@@ -44,6 +44,8 @@ def _python_key(node: ast.stmt) -> str:
     if isinstance(node, ast.Assign) and any(
             isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets):
         return "pytestmark ="  # the module's marks: one thing whatever they hold
+    if isinstance(node, _SCOPES):  # a definition is its name, whatever its signature
+        return f"{type(node).__name__} {node.name}"
     if not any(getattr(node, name, None) for name in _BODIES):
         return ast.unparse(node)
     header = copy.copy(node)
@@ -129,6 +131,9 @@ def _tree(path: str, text: str) -> list[Statement] | None:
         for child in node.named_children:
             if _STATEMENT.search(child.type) and child.type not in _ATTACHED:
                 key, header_end = _header_key(child)
+                name = child.child_by_field_name("name")
+                if name is not None and child.child_by_field_name("body") is not None:
+                    key = f"{child.type} {(name.text or b'').decode('utf-8', 'replace')}"
                 start = child.start_point[0] + 1
                 # attributes and decorators written before it belong to it
                 previous = child.prev_named_sibling
@@ -137,7 +142,6 @@ def _tree(path: str, text: str) -> list[Statement] | None:
                     start = previous.start_point[0] + 1
                     previous = previous.prev_named_sibling
                 out.append(Statement(start, child.end_point[0] + 1, header_end, depth, scope, key))
-                name = child.child_by_field_name("name")
                 inner = scope
                 if name is not None and child.child_by_field_name("body") is not None:
                     inner = (*scope, (name.text or b"").decode("utf-8", "replace"))

@@ -103,3 +103,13 @@ def test_a_skipped_test_wrapped_in_a_describe_is_not_new(tmp_path: Path) -> None
     result = run_check(skip_markers.run, tmp_path, {"src/cache.test.ts": _JS_BEFORE},
                        {"src/cache.test.ts": _JS_AFTER})
     assert found(result) == [("src/cache.test.ts", 9, "test.skip")]  # the new test only
+
+
+def test_a_skip_marker_on_a_test_whose_signature_changed_is_not_new(tmp_path: Path) -> None:
+    # pallets/click cfa01eeb: `tmp_path` added to a skipped test's arguments, the test moved
+    marked = '@pytest.mark.skipif(sys.platform == "win32", reason="fork is POSIX only")\n'
+    head = _BEFORE.replace(marked + "def test_fork():\n    assert True\n\n\n", "") + (
+        "\n\n" + marked + "def test_fork(tmp_path):\n    assert tmp_path\n")
+    result = run_check(skip_markers.run, tmp_path, {"tests/test_p.py": _BEFORE},
+                       {"tests/test_p.py": head})
+    assert [(f.line, f.severity) for f in result.findings] == [(10, "notice")]

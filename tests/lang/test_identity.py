@@ -20,9 +20,15 @@ def test_a_python_statement_reads_the_same_joined_or_split() -> None:
     assert _at("m.py", one, 2) == _at("m.py", split, 4) == Anchor(("f",), "x = g(a, b)")
 
 
-def test_a_compound_statement_is_its_header() -> None:
+def test_a_definition_is_its_name_whatever_its_signature() -> None:
     text = "class C:\n    def f(self, a):  # noqa: ARG002\n        return 1\n"
-    assert _at("m.py", text, 2) == Anchor(("C",), "def f(self, a):")
+    assert _at("m.py", text, 2) == Anchor(("C",), "FunctionDef f")
+    assert _at("m.py", text.replace("self, a", "self, a, b"), 2) == Anchor(("C",), "FunctionDef f")
+
+
+def test_a_compound_statement_is_its_header() -> None:
+    text = "for x in xs:  # type: ignore[misc]\n    pass\n"
+    assert _at("m.py", text, 1) == Anchor((), "for x in xs:")
 
 
 def test_a_stub_body_joined_onto_its_signature_is_the_body() -> None:
@@ -39,7 +45,7 @@ def test_a_comment_on_its_own_line_belongs_to_the_next_statement() -> None:
 
 def test_a_decorator_belongs_to_its_definition() -> None:
     text = "@pytest.mark.skipif(\n    cond,\n)\ndef test_x():\n    pass\n"
-    assert _at("m.py", text, 1) == Anchor((), "def test_x():")
+    assert _at("m.py", text, 1) == Anchor((), "FunctionDef test_x")
 
 
 def test_an_else_clause_is_not_its_if() -> None:
