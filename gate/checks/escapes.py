@@ -164,6 +164,7 @@ def _by_statement(ctx: DiffContext, f: ChangedFile, rows: tuple[EscapePattern, .
     # lines moved here from another file (in this file, the statement says what moved)
     own = {text.strip() for text in f.removed.values()}
     findings: list[Finding] = []
+    unmatched: list[Escape] = []
     for new in ours:
         if new.line not in added:
             continue
@@ -171,11 +172,17 @@ def _by_statement(ctx: DiffContext, f: ChangedFile, rows: tuple[EscapePattern, .
         old = escape_items.take(same, new) if same else None
         if old is None and new.line not in fresh and added[new.line].strip() not in own:
             continue
-        if old is None or escape_items.wider(old, new):
+        if old is None:
+            unmatched.append(new)
+        elif escape_items.wider(old, new):
             findings.append(_finding(f.path, new.line, new.row, new.shown))
         elif old.directive.codes is not None and not (
                 new.directive.codes or set()) <= old.directive.codes:
             findings.append(escape_items.code_changed(f.path, old, new))
+    gone = [e for left in pool.values() for e in left if e.line in f.removed]
+    for new in unmatched:  # the same escape on its statement, edited (a name renamed)
+        if escape_items.edited(gone, new) is None:
+            findings.append(_finding(f.path, new.line, new.row, new.shown))
     return findings
 
 

@@ -3,8 +3,9 @@ statement it sits on or precedes, or the whole file for a file-wide directive.""
 from __future__ import annotations
 
 import dataclasses
+import re
 
-from gate.lang import escape_patterns
+from gate.lang import escape_patterns, identity
 from gate.lang.escape_patterns import Directive, EscapePattern
 from gate.lang.identity import FILE, Anchor, Anchors
 from gate.lang.lines import Source
@@ -76,3 +77,19 @@ def code_changed(path: str, old: Escape, new: Escape) -> Finding:
     return Finding(path, new.line, new.row.rule, severity="notice",
                    message=f"`{new.row.rule}` on the same statement: code changed, [{before}] -> "
                    f"[{after}]; not a new escape, no more codes than before")
+
+
+def _words(anchor: Anchor) -> str:
+    return " ".join(re.findall(r"\w+", anchor.statement))
+
+
+def edited(gone: list[Escape], new: Escape) -> Escape | None:
+    """The removed base escape that `new` is on its statement edited in place (a name
+    renamed in it): the same escape, no wider, in the same definition, on a statement at
+    least half of whose words are the same; taken from `gone`."""
+    for i, old in enumerate(gone):
+        if (old.row.rule == new.row.rule and old.anchor.scope == new.anchor.scope
+                and old.anchor != FILE and not wider(old, new)
+                and identity.words_alike(_words(old.anchor), _words(new.anchor)) >= 0.5):
+            return gone.pop(i)
+    return None

@@ -150,3 +150,15 @@ def test_a_next_line_directive_follows_its_statement(tmp_path: Path) -> None:
              "  // eslint-disable-next-line no-console\n  console.log(steps);\n}\n")
     assert found(run_check(escapes.run, tmp_path, {"a.js": before}, {"a.js": after})) == [
         ("a.js", 6, "eslint-disable")]
+
+
+def test_an_escape_on_its_statement_with_a_name_renamed_is_not_new(tmp_path: Path) -> None:
+    # pallets/click 333c28d7: `KeepOpenFile` made private on the line that held the escape
+    before = ("def open_stream(stream, encoding, color):\n"
+              "    yield KeepOpenFile(stream), encoding, color  # type: ignore[misc]\n")
+    after = before.replace("KeepOpenFile", "_KeepOpenFile")
+    assert found(run_check(escapes.run, tmp_path, {"m.py": before}, {"m.py": after})) == []
+    # its twin: the escape widened as the name changed
+    wider = after.replace("[misc]", "")
+    assert found(run_check(escapes.run, tmp_path / "twin", {"m.py": before},
+                           {"m.py": wider})) == [("m.py", 2, "type: ignore")]
