@@ -155,12 +155,26 @@ def _by_statement(ctx: DiffContext, f: ChangedFile, rows: tuple[EscapePattern, .
         return None
     pool: dict[tuple[str, Anchor], list[Escape]] = {}
     for item in escape_items.found(base_path, *base, rows) if base else []:
-        pool.setdefault((item.row.rule, item.anchor), []).append(item)
+        for anchor in item.anchors:
+            pool.setdefault((item.row.rule, anchor), []).append(item)
+
+    def take(new: Escape) -> Escape | None:
+        """The base's escape that `new` is, taken from the pool under all its anchors."""
+        same = next((pool[k] for k in ((new.row.rule, a) for a in new.anchors) if pool.get(k)),
+                    None)
+        old = escape_items.take(same, new) if same else None
+        if old is not None:
+            for anchor in old.anchors:
+                left = pool.get((old.row.rule, anchor), [])
+                if old in left:
+                    left.remove(old)
+        return old
+
     ours = escape_items.found(f.path, *head, rows)
     added = f.new_lines
     for new in ours:  # the lines left as they were hold the same escapes
-        if new.line not in added and pool.get((new.row.rule, new.anchor)):
-            escape_items.take(pool[(new.row.rule, new.anchor)], new)
+        if new.line not in added:
+            take(new)
     # lines moved here from another file (in this file, the statement says what moved)
     own = {text.strip() for text in f.removed.values()}
     findings: list[Finding] = []
@@ -168,8 +182,7 @@ def _by_statement(ctx: DiffContext, f: ChangedFile, rows: tuple[EscapePattern, .
     for new in ours:
         if new.line not in added:
             continue
-        same = pool.get((new.row.rule, new.anchor))
-        old = escape_items.take(same, new) if same else None
+        old = take(new)
         if old is None and new.line not in fresh and added[new.line].strip() not in own:
             continue
         if old is None:
@@ -179,7 +192,8 @@ def _by_statement(ctx: DiffContext, f: ChangedFile, rows: tuple[EscapePattern, .
         elif old.directive.codes is not None and not (
                 new.directive.codes or set()) <= old.directive.codes:
             findings.append(escape_items.code_changed(f.path, old, new))
-    gone = [e for left in pool.values() for e in left if e.line in f.removed]
+    gone = list({id(e): e for left in pool.values() for e in left
+                 if e.line in f.removed}.values())
     for new in unmatched:  # the same escape on its statement, edited (a name renamed)
         if escape_items.edited(gone, new) is None:
             findings.append(_finding(f.path, new.line, new.row, new.shown))

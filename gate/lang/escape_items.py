@@ -23,6 +23,11 @@ class Escape:
     anchor: Anchor
     directive: Directive  # the codes it names
     shown: str  # the escape as matched
+    around: tuple[Anchor, ...] = ()  # statements whose header shares its line
+
+    @property
+    def anchors(self) -> tuple[Anchor, ...]:
+        return (self.anchor, *self.around)
 
 
 def _file_wide(row: EscapePattern, matched: str) -> bool:
@@ -46,8 +51,9 @@ def found(path: str, text: str, split: Source, anchors: Anchors,
             if match is None:
                 continue
             said = escape_patterns.directive(row.rule, raw) or Directive("", None)
-            where = FILE if _file_wide(row, match.group()) else anchors.at(number)
-            out.append(Escape(number, row, where, said, match.group()))
+            wide = _file_wide(row, match.group())
+            out.append(Escape(number, row, FILE if wide else anchors.at(number), said,
+                              match.group(), () if wide else anchors.around(number)))
     return out
 
 

@@ -61,6 +61,17 @@ class Anchors:
         text = "".join("".join(self._code(n).split()) for n in range(line, last + 1))
         return _TRAILING_COMMA.sub("", text)
 
+    def around(self, line: int) -> tuple[Anchor, ...]:
+        """The statements around the one `line` belongs to whose header holds the line too:
+        `def f() -> int: ...  # type: ignore` belongs to `...` and to `def f` alike."""
+        code = self._code(line)
+        inner = self._covering(line) if code else None
+        if inner is None:
+            return ()
+        covering = [s for s in self._statements[:bisect.bisect_right(self._starts, line)]
+                    if s.start <= line <= s.header_end and s.depth < inner.depth]
+        return tuple(Anchor(s.scope, s.key) for s in sorted(covering, key=lambda s: -s.depth))
+
     def at(self, line: int) -> Anchor:
         """The anchor of what is written on `line`."""
         code = self._code(line)

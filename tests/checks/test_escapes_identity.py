@@ -162,3 +162,13 @@ def test_an_escape_on_its_statement_with_a_name_renamed_is_not_new(tmp_path: Pat
     wider = after.replace("[misc]", "")
     assert found(run_check(escapes.run, tmp_path / "twin", {"m.py": before},
                            {"m.py": wider})) == [("m.py", 2, "type: ignore")]
+
+
+def test_an_escape_on_a_signature_joined_with_its_body_is_not_new(tmp_path: Path) -> None:
+    # pallets/click 8a2b4890: `def arity(self) -> int:  # type: ignore` over a body that
+    # raised became an abstract one-liner, `def arity(self) -> int: ...  # type: ignore[...]`
+    before = ("class ParamType:\n    def arity(self) -> int:  # type: ignore\n"
+              "        raise NotImplementedError()\n")
+    after = ("class ParamType:\n    @abc.abstractmethod\n"
+             "    def arity(self) -> int: ...  # type: ignore[override]\n")
+    assert found(run_check(escapes.run, tmp_path, {"m.py": before}, {"m.py": after})) == []
