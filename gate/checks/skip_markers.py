@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterable, Iterator
 
 from gate.checks.common import from_findings
@@ -30,6 +31,9 @@ that a reviewer reads."""
 _SEVERITY: dict[markers.Kind, Severity] = {
     "skip": "error", "xfail": "error", "focus": "error", "todo": "warning",
 }
+# A condition that always holds: an edited skip condition that skips everywhere is new.
+_ALWAYS = re.compile(r"(?:skip(?:if|If)\((?:condition=)?(?:True|1|not\s*False)|"
+                     r"skipUnless\((?:condition=)?(?:False|0|None))\s*[,)]")
 _RAW = " (file did not parse; matched on raw text)"
 _LEXED = " (file did not parse; strings and comments told apart by a lexer)"
 
@@ -130,7 +134,10 @@ def _by_definition(ctx: DiffContext, changed: ChangedFile, head: _Side) -> list[
         if same:
             said = head_anchors.words(number)
             old = same.pop(same.index(said) if said in same else 0)
-            if old != said:
+            if old != said and _ALWAYS.search(said) and not _ALWAYS.search(old):
+                findings.append(_finding(changed.path, number, marker,
+                                         " (its condition edited to one that always holds)"))
+            elif old != said:
                 findings.append(dataclasses.replace(
                     _finding(changed.path, number, marker), severity="notice",
                     message=f"`{marker.id}` on the same test, its condition or arguments "

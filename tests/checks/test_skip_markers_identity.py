@@ -113,3 +113,12 @@ def test_a_skip_marker_on_a_test_whose_signature_changed_is_not_new(tmp_path: Pa
     result = run_check(skip_markers.run, tmp_path, {"tests/test_p.py": _BEFORE},
                        {"tests/test_p.py": head})
     assert [(f.line, f.severity) for f in result.findings] == [(10, "notice")]
+
+
+def test_a_skip_condition_edited_to_always_hold_is_new(tmp_path: Path) -> None:
+    edited = _BEFORE.replace('sys.platform == "win32"', "True")
+    result = run_check(skip_markers.run, tmp_path, {"tests/test_p.py": _BEFORE},
+                       {"tests/test_p.py": edited})
+    assert [(f.line, f.rule, f.severity) for f in result.findings] == [
+        (6, "pytest.mark.skipif", "error")]
+    assert "always holds" in result.findings[0].message
