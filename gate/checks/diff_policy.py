@@ -32,10 +32,14 @@ reason: scratch and reproduction scripts (`reproduce*.py`, `repro_*`, `scratch*`
 test tree; `debug_*`, `tmp_*` outside the source too; `verify_*.py`, `test.py` at the root; a
 new `reproduction/` or `tmp/` directory), test files outside the project's test discovery,
 backups and patches (`*.bak`, `*.orig`, `*.rej`, `*.patch`, `*~`), editor and tool artefacts
-(`.DS_Store`, `*.pyc`, `.coverage`), build output (`build/`, `dist/`, `*.egg-info/`,
-`__pycache__/`, `node_modules/`, `target/`: one finding per directory, with a count), files the
-base's `.gitignore` ignores, shell scripts nothing names (the README, a Makefile, a Dockerfile,
-a workflow) and data at the root, and symlinks to a directory of the repository or outside it.
+(`.DS_Store`, `*.pyc`), test and coverage reports (`junit*.xml`, `coverage.xml`, `.coverage`,
+`lcov.info`), a lockfile of a package manager the project does not use (`package-lock.json`
+beside the base's `pnpm-lock.yaml`), build output (`build/`, `dist/`, `*.egg-info/`,
+`__pycache__/`, `node_modules/`, `target/`, `htmlcov/`, `test-results/`: one finding per
+directory, with a count), files the base's `.gitignore` ignores (a notice when the change's own
+edit of the ignore rules un-ignores them: committed on purpose), shell scripts nothing names
+(the README, a Makefile, a Dockerfile, a workflow) and data at the root, and symlinks to a
+directory of the repository or outside it.
 Files under a test tree (`tests/data/...`), vendored code, and kinds of file the base already
 keeps in the same directory are not leftovers. Resolve a leftover by deleting it; a project
 keeps what it means to keep with `keep = ["scripts/*"]` in the base's `[tool.gate]`, or with

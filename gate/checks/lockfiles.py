@@ -23,8 +23,10 @@ Flags every changed lockfile (package-lock.json, yarn.lock, pnpm-lock.yaml, Carg
 poetry.lock, uv.lock, go.sum, ...) and says which packages were added, removed or changed version.
 A lockfile decides exactly what code is installed and run; an agent that cannot make something
 work may add or upgrade a dependency on the way, and lockfile diffs are long enough that nobody
-reads them. Resolve it by checking that each dependency change was intended and is trustworthy,
-and regenerating the lockfile with the project's own tool if it was edited by hand."""
+reads them. A lockfile whose only change is the version of the project's own packages (its
+release bump) is not flagged. Resolve it by checking that each dependency change was intended
+and is trustworthy, and regenerating the lockfile with the project's own tool if it was edited
+by hand."""
 
 Packages = dict[str, set[str]]  # name -> versions (a name can be locked at several versions)
 LIMIT = 20
@@ -168,6 +170,51 @@ def _message(f: ChangedFile, old: str | None, new: str | None) -> str:
     return f"{f.path} {what}: {'; '.join(entries[:LIMIT])}{more}"
 
 
+def _npm_unversioned(data: object) -> object:
+    """An npm lockfile without the versions of the project's own packages: its root and its
+    workspaces (entries installed from no registry)."""
+    if not isinstance(data, dict):
+        return data
+    out = {k: v for k, v in data.items() if k != "version"}
+    packages = data.get("packages")
+    if isinstance(packages, dict):
+        out["packages"] = {
+            key: ({k: v for k, v in entry.items() if k != "version"}
+                  if isinstance(entry, dict) and "node_modules/" not in key
+                  and "resolved" not in entry else entry)
+            for key, entry in packages.items()}
+    return out
+
+
+def _toml_unversioned(data: dict[str, object]) -> object:
+    """A Cargo, uv or pdm lockfile without the versions of the project's own packages: those
+    from no registry (Cargo: no `source`; uv: an editable, virtual or directory source)."""
+    def own(entry: dict[str, object]) -> bool:
+        where = entry.get("source")
+        return where is None or (isinstance(where, dict) and bool(
+            {"editable", "virtual", "directory"} & set(where)))
+    packages = data.get("package")
+    listed = packages if isinstance(packages, list) else []
+    return {**data, "package": [
+        {k: v for k, v in p.items() if not (k == "version" and own(p))}
+        if isinstance(p, dict) else p for p in listed]}
+
+
+def own_version_only(name: str, old: str | None, new: str | None) -> bool:
+    """Whether the lockfile changed only in the version of the project's own packages (its
+    release bump): no finding."""
+    if old is None or new is None or old == new:
+        return False
+    try:
+        if name in ("package-lock.json", "npm-shrinkwrap.json"):
+            return bool(_npm_unversioned(json.loads(old)) == _npm_unversioned(json.loads(new)))
+        if name in ("Cargo.lock", "uv.lock", "pdm.lock"):
+            return bool(_toml_unversioned(toml.loads(old)) == _toml_unversioned(toml.loads(new)))
+    except (ValueError, TypeError, AttributeError):
+        return False
+    return False
+
+
 def _decode(blob: bytes | None) -> str | None:
     return None if blob is None else blob.decode("utf-8", "replace")
 
@@ -180,7 +227,8 @@ def run(ctx: DiffContext) -> CheckResult:
     findings = [
         Finding(path=f.path, line=1, rule="lockfile", severity="warning",
                 message=_message(f, _decode(base[f.path]), _decode(head[f.path])))
-        for f in files
+        for f in files if not own_version_only(posixpath.basename(f.path),
+                                               _decode(base[f.path]), _decode(head[f.path]))
     ]
     return from_findings(ID, TITLE, findings, clean="no lockfile changed",
                          found="{n} lockfile(s) changed")

@@ -1,9 +1,15 @@
 """skip-markers: new skip, xfail, focus and todo markers in the lines the change adds."""
 from __future__ import annotations
 
+import dataclasses
+import re
+from collections.abc import Iterable, Iterator
+
 from gate.checks.common import from_findings
 from gate.engine.context import DiffContext
-from gate.lang import markers, py_aliases, py_dynamic
+from gate.lang import identity, markers, py_aliases, py_dynamic, source
+from gate.lang.identity import Anchor
+from gate.lang.lines import Source
 from gate.models import CheckResult, Finding, Severity
 from gate.vcs.diff import ChangedFile
 
@@ -14,9 +20,10 @@ Flags skip, xfail, focus and todo markers on lines the change adds, per framewor
 unittest, Jest, Vitest, Mocha, Jasmine, AVA and node:test, Go, Rust, JUnit and RSpec. A skipped or
 xfailed test is a failing test that no longer fails the suite, and a focused test (`it.only`,
 `fit`) silently turns off every other test: a reviewer must see each one. Markers inside strings,
-docstrings and comments, in generated or vendored files, on lines already present at the base, and
-on lines the change moved or re-indented together with the line under them (a test file split
-into a package, a block wrapped in a new `if`) are not flagged. To resolve: fix the test instead,
+docstrings and comments, in generated or vendored files, and markers the base already had on the
+same test or statement (as a parser reads it: re-aligned by a formatter, wrapped in a new block
+or `describe`, moved with their test, a test file split into a package) are not flagged; the
+same marker whose condition was edited is a notice. To resolve: fix the test instead,
 or keep the marker with a comment on its line or the line above,
 `gate: allow skip-markers -- <reason, e.g. an issue link>`, which turns the finding into a notice
 that a reviewer reads."""
@@ -24,6 +31,9 @@ that a reviewer reads."""
 _SEVERITY: dict[markers.Kind, Severity] = {
     "skip": "error", "xfail": "error", "focus": "error", "todo": "warning",
 }
+# A condition that always holds: an edited skip condition that skips everywhere is new.
+_ALWAYS = re.compile(r"(?:skip(?:if|If)\((?:condition=)?(?:True|1|not\s*False)|"
+                     r"skipUnless\((?:condition=)?(?:False|0|None))\s*[,)]")
 _RAW = " (file did not parse; matched on raw text)"
 _LEXED = " (file did not parse; strings and comments told apart by a lexer)"
 
@@ -44,39 +54,113 @@ def _may_hold(f: ChangedFile) -> bool:
     return words is not None and any(words.search(line) for line in f.new_lines.values())
 
 
-def _aliases(ctx: DiffContext, path: str) -> py_aliases.Aliases:
-    """Python: the names the head file gives pytest and unittest."""
+def _aliases(path: str, text: str) -> py_aliases.Aliases:
+    """Python: the names the file gives pytest and unittest."""
     if markers.language_of(path) != "python":
         return py_aliases.NONE
-    return py_aliases.aliases(ctx.text(ctx.head, path) or "")
+    return py_aliases.aliases(text)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Side:
+    """One side of a file, read for markers."""
+
+    path: str
+    text: str
+    split: Source | None
+    rows: tuple[markers.Marker, ...]
+
+    def found(self, lines: Iterable[tuple[int, str]]) -> Iterator[tuple[int, markers.Marker]]:
+        """The markers on the numbered raw `lines`."""
+        lexed = self.split is not None and self.split.lexed
+        quick, words = markers.combined(self.rows), markers.keywords_for(self.path)
+        aliases = _aliases(self.path, self.text)
+        uses = aliases.uses()
+        for number, added in lines:
+            aliased = uses is not None and uses.search(added) is not None
+            if words is None or not (words.search(added) or aliased):
+                continue
+            line = self.split.lines.get(number) if self.split is not None else None
+            code = line.code if line is not None and lexed else added
+            if aliased and uses is not None:
+                code = aliases.resolve(number, code, uses)
+            if quick.search(code):
+                for marker in markers.find(self.rows, code):
+                    yield number, marker
+
+
+def _finding(path: str, number: int, marker: markers.Marker, note: str = "") -> Finding:
+    return Finding(path, number, marker.id, marker.message + note,
+                   severity=_SEVERITY[marker.kind], end_line=number)
+
+
+def _side(ctx: DiffContext, ref: str, path: str, is_test: bool) -> _Side | None:
+    text = ctx.text(ref, path)
+    if text is None:
+        return None
+    split = ctx.source(path) if ref == ctx.head else source.split(path, text)
+    return _Side(path, text, split, markers.for_file(path, is_test=is_test))
+
+
+def _by_definition(ctx: DiffContext, changed: ChangedFile, head: _Side) -> list[Finding] | None:
+    """The markers on added lines against the base's, by the definition or statement they
+    belong to (`gate.lang.identity`); None when a side does not parse."""
+    base_path = changed.moved_from or changed.path
+    had_base = changed.status != "added" or changed.moved_from is not None
+    base = _side(ctx, ctx.base, base_path, ctx.is_test_file(base_path)) if had_base else None
+    head_anchors = identity.anchors(head.path, head.text, head.split)
+    base_anchors = (identity.anchors(base.path, base.text, base.split)
+                    if base is not None else None)
+    if head_anchors is None or (had_base and base_anchors is None):
+        return None
+    pool: dict[tuple[str, Anchor], list[str]] = {}  # what each base marker says
+    if base is not None and base_anchors is not None:
+        for number, marker in base.found(enumerate(base.text.split("\n"), start=1)):
+            pool.setdefault((marker.id, base_anchors.at(number)), []).append(
+                base_anchors.words(number))
+    added = changed.new_lines
+    ours = [(number, marker, head_anchors.at(number))
+            for number, marker in head.found(enumerate(head.text.split("\n"), start=1))]
+    for number, marker, anchor in ours:  # lines left as they were hold the same markers
+        if number not in added and pool.get((marker.id, anchor)):
+            pool[(marker.id, anchor)].pop(0)
+    own = {text.strip() for text in changed.removed.values()}
+    fresh = ctx.fresh_lines(changed, context=1)
+    findings = []
+    for number, marker, anchor in ours:
+        if number not in added:
+            continue
+        same = pool.get((marker.id, anchor))
+        if same:
+            said = head_anchors.words(number)
+            old = same.pop(same.index(said) if said in same else 0)
+            if old != said and _ALWAYS.search(said) and not _ALWAYS.search(old):
+                findings.append(_finding(changed.path, number, marker,
+                                         " (its condition edited to one that always holds)"))
+            elif old != said:
+                findings.append(dataclasses.replace(
+                    _finding(changed.path, number, marker), severity="notice",
+                    message=f"`{marker.id}` on the same test, its condition or arguments "
+                    f"changed (strings aside): `{old}` -> `{said}`; not a new marker"))
+        elif number in fresh or added[number].strip() in own:  # not from another file
+            findings.append(_finding(changed.path, number, marker))
+    return findings
 
 
 def _file_findings(ctx: DiffContext, changed: ChangedFile) -> list[Finding]:
-    rows = markers.for_file(changed.path, is_test=ctx.is_test_file(changed.path))
-    split = ctx.source(changed.path)
+    head = _side(ctx, ctx.head, changed.path, ctx.is_test_file(changed.path))
+    if head is None:
+        return []
+    if head.split is not None and head.split.parsed:
+        found = _by_definition(ctx, changed, head)
+        if found is not None:
+            return found
+    split = head.split
     lexed = split is not None and split.lexed
     note = "" if split is None or split.parsed else _LEXED if lexed else _RAW
-    quick, words = markers.combined(rows), markers.keywords_for(changed.path)
-    aliases = _aliases(ctx, changed.path)
-    uses = aliases.uses()
-    findings = []
     fresh = ctx.fresh_lines(changed, context=1)  # a marker moved with the test under it: not new
-    for number in sorted(fresh):
-        added = fresh[number]
-        aliased = uses is not None and uses.search(added) is not None
-        if words is None or not (words.search(added) or aliased):
-            continue
-        line = split.lines.get(number) if split is not None else None
-        code = line.code if line is not None and lexed else added
-        if aliased and uses is not None:
-            code = aliases.resolve(number, code, uses)
-        if not quick.search(code):
-            continue
-        for marker in markers.find(rows, code):
-            message = marker.message + note
-            findings.append(Finding(changed.path, number, marker.id, message,
-                                    severity=_SEVERITY[marker.kind], end_line=number))
-    return findings
+    return [_finding(changed.path, number, marker, note)
+            for number, marker in head.found((n, fresh[n]) for n in sorted(fresh))]
 
 
 def _computed(ctx: DiffContext, changed: ChangedFile) -> list[Finding]:

@@ -95,6 +95,36 @@ def _renamed_describes(missing: list[_Occurrence], head: _Side,
     return left
 
 
+def _class_tests(side: _Side, path: str) -> dict[str, set[str]]:
+    """A Python test file's test classes: class path -> the names of its tests."""
+    out: dict[str, set[str]] = defaultdict(set)
+    for o in side.occurrences:
+        if o.path == path and path.endswith(".py") and "." in o.name:
+            cls, _, test = o.name.rpartition(".")
+            out[cls].add(test.split("[")[0])
+    return out
+
+
+def _renamed_classes(missing: list[_Occurrence], base: _Side,
+                     head: _Side) -> list[_Occurrence]:
+    """The missing tests less those of a Python test class renamed with all its tests, two
+    or more, in the same file (`TestLtLeGeGt` to `TestLtLeGeGtNe`, python-attrs/attrs
+    5aa76a44): its class is gone at head, and a class new at head holds every one of them.
+    One test moved to another class is still removed."""
+    left = []
+    renamed: dict[tuple[str, str], bool] = {}
+    for occ in missing:
+        cls = occ.name.rpartition(".")[0] if occ.path.endswith(".py") else ""
+        key = (occ.path, cls)
+        if cls and key not in renamed:
+            before, after = _class_tests(base, occ.path), _class_tests(head, occ.path)
+            renamed[key] = cls not in after and len(before[cls]) >= 2 and any(
+                name not in before and before[cls] <= tests for name, tests in after.items())
+        if not renamed.get(key, False):
+            left.append(occ)
+    return left
+
+
 def _message(occ: _Occurrence, head: _Side, uncollected: _Side,
              gone: dict[str, str], new_by_file: dict[str, list[str]]) -> str:
     moved_to = sorted({o.path for o in uncollected.occurrences if o.name == occ.name})
@@ -163,7 +193,8 @@ def run(ctx: DiffContext) -> CheckResult:
     findings = [
         Finding(occ.path, occ.line, "test-removed",
                 _message(occ, head, uncollected, gone, new_by_file), severity="error")
-        for occ in _renamed_describes(_missing(base, head, removed), head, set(base.counts()))
+        for occ in _renamed_classes(_renamed_describes(_missing(base, head, removed), head,
+                                                       set(base.counts())), base, head)
     ]
     return from_findings(ID, TITLE, findings, clean="no test definitions removed",
                          found="{n} test definition(s) removed")

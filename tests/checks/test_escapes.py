@@ -193,15 +193,29 @@ def test_escape_copied_twice_is_new_once(tmp_path: Path) -> None:
     ("m.go", "\tx := f() //nolint", "\tx := f() //nolint:errcheck"),
     ("a.js", "// eslint-disable-next-line no-console, no-alert",
      "// eslint-disable-next-line no-console"),
-    # a rule renamed by the linter, inside an existing disable (typescript-eslint 8)
-    ("a.ts", "// eslint-disable-next-line @typescript-eslint/no-var-requires",
-     "// eslint-disable-next-line @typescript-eslint/no-require-imports"),
     ("m.rs", "#[allow(dead_code, unused)]", "#[allow(dead_code)]"),
 ])
-def test_narrowed_or_renamed_escape_is_not_new(tmp_path: Path, path: str, before: str,
-                                               after: str) -> None:
+def test_narrowed_escape_is_not_new(tmp_path: Path, path: str, before: str,
+                                    after: str) -> None:
     body = "\n".join(["x", before, "y"]) + "\n"
     assert _found(_run(tmp_path, {path: body}, {path: body.replace(before, after)})) == []
+
+
+@pytest.mark.parametrize(("path", "before", "after", "code"), [
+    # a rule renamed by the linter, inside an existing disable (typescript-eslint 8)
+    ("a.ts", "// eslint-disable-next-line @typescript-eslint/no-var-requires",
+     "// eslint-disable-next-line @typescript-eslint/no-require-imports",
+     "const x = require('x');"),
+    # mypy 1.18 renamed the error of an untyped decorator
+    ("m.py", "@app.route('/')  # type: ignore[misc]",
+     "@app.route('/')  # type: ignore[untyped-decorator]", "def f():\n    pass"),
+])
+def test_renamed_code_is_a_notice(tmp_path: Path, path: str, before: str, after: str,
+                                  code: str) -> None:
+    body = "\n".join(["x = 1", before, code]) + "\n"
+    result = _run(tmp_path, {path: body}, {path: body.replace(before, after)})
+    assert [(f.line, f.severity) for f in result.findings] == [(2, "notice")]
+    assert "code changed" in result.findings[0].message
 
 
 @pytest.mark.parametrize(("path", "before", "after", "rule"), [

@@ -272,3 +272,18 @@ def test_a_title_dropped_under_a_renamed_describe_is_still_removed(tmp_path: Pat
                     "test/other.js": _spec("other", [])})
     assert sorted(found(result)) == [("test/other.js", 2, "test-removed"),
                                      ("test/parse.js", 3, "test-removed")]
+
+
+def test_a_test_class_renamed_with_all_its_tests_keeps_them(tmp_path: Path) -> None:
+    """python-attrs/attrs 5aa76a44: `TestLtLeGeGt` became `TestLtLeGeGtNe` when a `ne`
+    validator joined the family; its five tests were called removed."""
+    base = ("class TestLtLeGeGt:\n    def test_repr(self):\n        assert 1\n\n"
+            "    def test_in_all(self):\n        assert 1\n")
+    head = base.replace("TestLtLeGeGt", "TestLtLeGeGtNe") + (
+        "\n    def test_ne(self):\n        assert 1\n")
+    result = check(tmp_path, {"tests/test_v.py": base}, {"tests/test_v.py": head})
+    assert found(result) == []
+    # its cheating twin: one of them dropped in the rename
+    dropped = head.replace("    def test_in_all(self):\n        assert 1\n", "")
+    result = check(tmp_path / "twin", {"tests/test_v.py": base}, {"tests/test_v.py": dropped})
+    assert [rule for _, _, rule in found(result)] == ["test-removed", "test-removed"]

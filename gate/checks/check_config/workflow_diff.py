@@ -5,18 +5,26 @@ a step's `run:` command changed (rule `workflow`). The gate's own step (`uses: <
 or `uses: ./`) removed, any of its inputs (`with:`) changed, or `continue-on-error` added to it
 (rule `gate-step`): a new version of the action alone changes nothing. Lines come from a
 round-trip parse of the head.
+
+Steps and jobs are paired by what they are (`gate.lang.identity.pair`): a step by its id or
+name, its `uses` and `run`, else its place between paired neighbours (or a command half alike
+there); a job by its name, else its steps (a renamed job). A step missing from its job but in
+another job of the head moved there: only what that job's guards turn off is said. The same
+change in several jobs is one finding.
 """
 from __future__ import annotations
 
 import fnmatch
 import io
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
 
 from gate.checks.check_config.config_diff import ABSENT, RuledWeakening, show, show_change
+from gate.lang import identity
 
 Key = str | int
 WORKFLOW, GATE_STEP = "workflow", "gate-step"
@@ -124,44 +132,39 @@ def _action(step: dict[str, object]) -> tuple[str, str] | None:
     return None
 
 
+def _run(step: dict[str, object]) -> str | None:
+    run = step.get("run")
+    return " ".join(run.split()) if isinstance(run, str) else None
+
+
+def _uses(step: dict[str, object]) -> str | None:
+    uses = step.get("uses")
+    return uses.split("@")[0].strip() if isinstance(uses, str) else None
+
+
 def _pair(old: list[dict[str, object]],
           new: list[dict[str, object]]) -> tuple[list[tuple[int, int]], list[int]]:
-    """Base steps matched to head steps by id, name or uses; then by what they do (`uses`,
-    `run`), so a step whose `id:` was deleted or that gained a `name:` is still there; else
-    unlabelled ones in order (the gate's steps with the gate's steps, whatever their labels)."""
-    free = list(range(len(new)))
-    pairs: list[tuple[int, int]] = []
-    unlabelled: list[int] = []
-    for i, step in enumerate(old):
-        label = _label(step)
-        same = [j for j in free if label is not None and _label(new[j]) == label]
-        if label is None:
-            same = [j for j in free if new[j] == step]
-        if same:
-            pairs.append((i, same[0]))
-            free.remove(same[0])
-        else:
-            unlabelled.append(i)
-    unmatched = []
-    for i in unlabelled:
-        action = _action(old[i])
-        same = [j for j in free if action is not None and _action(new[j]) == action]
-        if same:
-            pairs.append((i, same[0]))
-            free.remove(same[0])
-        else:
-            unmatched.append(i)
-    removed = []
-    for i in unmatched:
-        rest = [j for j in free if _label(new[j]) is None] if _label(old[i]) is None else []
-        if is_gate_step(old[i]):
-            rest = [j for j in free if is_gate_step(new[j])]
-        if rest:
-            pairs.append((i, rest[0]))
-            free.remove(rest[0])
-        else:
-            removed.append(i)
-    return pairs, sorted(removed)
+    """Base steps matched to head steps (`gate.lang.identity.pair`): by id or name, by the
+    action a step uses (whatever its version) with the command it runs, by either alone, the
+    gate's steps with the gate's; then a step left between paired neighbours is the step at
+    the same place on the other side, changed. A step removed does not shift the pairs."""
+    keys: list[identity.Key[dict[str, object]]] = [
+        lambda step: step.get("id") if isinstance(step.get("id"), str) else None,
+        lambda step: step.get("name") if isinstance(step.get("name"), str) else None,
+        lambda step: (_uses(step), _run(step)) if _action(step) else None,
+        _run, _uses,
+        lambda step: "gate" if is_gate_step(step) else None,
+    ]
+    pairs, removed, _ = identity.pair(old, new, keys, alike=_alike)
+    return pairs, removed
+
+
+def _alike(a: dict[str, object], b: dict[str, object]) -> float:
+    """Two steps that do the same kind of thing: the same action, or commands that share half
+    their words (`npm install --engine-strict`, `npm ci --engine-strict`)."""
+    if _uses(a) is not None or _uses(b) is not None:
+        return 1.0 if _uses(a) == _uses(b) else 0.0
+    return identity.words_alike(_run(a) or "", _run(b) or "")
 
 
 def _input(value: object) -> object:
@@ -197,10 +200,31 @@ def _removed(where: str, step: dict[str, object], index: int, line: int) -> Rule
     return (line, WORKFLOW, f"{where}: {_describe(step, index)} removed")
 
 
+# Where a step removed from one job went: (the head job's name, the job, the step).
+Elsewhere = Callable[[dict[str, object]], tuple[str, dict[str, object], dict[str, object]] | None]
+
+
+def _moved(where: str, step: dict[str, object], index: int, old_job: dict[str, object],
+           found: tuple[str, dict[str, object], dict[str, object]],
+           line: int) -> list[RuledWeakening]:
+    """A step moved into another job: what its new job and its own guards turn off."""
+    name, job, new = found
+    if is_gate_step(step):
+        return [_removed(where, step, index, line)]  # the gate's step is judged where it was
+    what = f"{where}: {_describe(step, index)}, moved to job `{name}`"
+    return [(line, WORKFLOW, text) for _, text in
+            [*_guards(f"{what}, whose job", old_job, job), *_guards(what, step, new)]]
+
+
 def _steps(where: str, old: list[dict[str, object]], new: list[dict[str, object]],
-           path: tuple[Key, ...], lines: Lines) -> list[RuledWeakening]:
+           path: tuple[Key, ...], lines: Lines, elsewhere: Elsewhere | None = None,
+           job: dict[str, object] | None = None) -> list[RuledWeakening]:
     pairs, removed = _pair(old, new)
-    out = [_removed(where, old[i], i, lines(path)) for i in removed]
+    out: list[RuledWeakening] = []
+    for i in removed:
+        found = elsewhere(old[i]) if elsewhere is not None else None
+        out.extend(_moved(where, old[i], i, job or {}, found, lines(path)) if found
+                   else [_removed(where, old[i], i, lines(path))])
     for i, j in pairs:
         what = f"{where}: {_describe(old[i], i)}"
         if old[i].get("run") != new[j].get("run"):
@@ -228,21 +252,91 @@ def all_steps(config: dict[str, object]) -> list[tuple[str, list[dict[str, objec
     return [*out, ("composite action", _list(_dict(config.get("runs")).get("steps")))]
 
 
+def _signature(job: object) -> tuple[tuple[str, str] | None, ...] | None:
+    steps = _list(_dict(job).get("steps"))
+    return tuple(_action(step) for step in steps) or None
+
+
+def _renamed(old: dict[str, object], new: dict[str, object]) -> dict[str, str]:
+    """Base jobs absent at head, by name, matched to head jobs new by name that run the same
+    steps (`gate.lang.identity.pair`): or, failing that, half of its steps or more."""
+    gone = [name for name in old if name not in new]
+    added = [name for name in new if name not in old]
+    pairs, left, rest = identity.pair([old[n] for n in gone], [new[n] for n in added],
+                                      [_signature], by_place=False)
+    out = {gone[i]: added[j] for i, j in pairs}
+    for i in left:
+        steps = {a for a in _signature(old[gone[i]]) or () if a is not None}
+        best = max(rest, default=None, key=lambda j: len(
+            steps & set(_signature(new[added[j]]) or ())))
+        if best is not None and 2 * len(steps & set(_signature(new[added[best]]) or ())) >= \
+                len(steps) > 0:
+            out[gone[i]] = added[best]
+            rest.remove(best)
+    return out
+
+
+def _moved_away(job: object, new: dict[str, object]) -> bool:
+    """Whether every step of a removed job is in the head's workflow (jobs split or merged)."""
+    everywhere = {a for other in new.values() for a in _signature(other) or ()}
+    mine = [a for a in _signature(job) or () if a is not None]
+    return bool(mine) and all(a in everywhere for a in mine)
+
+
 def _jobs(old: dict[str, object], new: dict[str, object], lines: Lines) -> list[RuledWeakening]:
     out: list[RuledWeakening] = []
-    for name, job in _dict(old.get("jobs")).items():
-        head_job = _dict(new.get("jobs")).get(name)
-        if head_job is None:
-            out.append((lines(("jobs",)), WORKFLOW, f"job `{name}` removed"))
+    old_jobs, new_jobs = _dict(old.get("jobs")), _dict(new.get("jobs"))
+    renamed = _renamed(old_jobs, new_jobs)
+    for name, job in old_jobs.items():
+        head_name = name if name in new_jobs else renamed.get(name)
+        if head_name is None:
+            if not _moved_away(job, new_jobs):
+                out.append((lines(("jobs",)), WORKFLOW, f"job `{name}` removed"))
             out.extend(gate_steps_removed(f"job `{name}`", _list(_dict(job).get("steps")),
                                           lines(("jobs",))))
             continue
-        before, after = _dict(job), _dict(head_job)
-        path: tuple[Key, ...] = ("jobs", name)
+        before, after = _dict(job), _dict(new_jobs[head_name])
+        label = f"job `{name}`" if head_name == name else \
+            f"job `{head_name}` (renamed from `{name}`)"
+        path: tuple[Key, ...] = ("jobs", head_name)
         out.extend((lines((*path, key)), WORKFLOW, text)
-                   for key, text in _guards(f"job `{name}`", before, after))
-        out.extend(_steps(f"job `{name}`", _list(before.get("steps")),
-                          _list(after.get("steps")), (*path, "steps"), lines))
+                   for key, text in _guards(label, before, after))
+        out.extend(_steps(label, _list(before.get("steps")), _list(after.get("steps")),
+                          (*path, "steps"), lines, _elsewhere(new_jobs, head_name), before))
+    return out
+
+
+def _elsewhere(jobs: dict[str, object], but: str) -> Elsewhere:
+    """Finds a step's action (uses with its command) in the head's jobs other than `but`."""
+    def find(step: dict[str, object]) -> tuple[str, dict[str, object], dict[str, object]] | None:
+        wanted = (_uses(step), _run(step))
+        for name, job in jobs.items():
+            for other in _list(_dict(job).get("steps")) if name != but else []:
+                if (_uses(other), _run(other)) == wanted:
+                    return name, _dict(job), other
+        return None
+    return find
+
+
+_WHERE = re.compile(r"^job `([^`]+)`: (.*)$", re.DOTALL)
+_STEP_NUMBER = re.compile(r"^step \d+ \(")
+
+
+def _folded(found: list[RuledWeakening]) -> list[RuledWeakening]:
+    """The same change repeated across jobs (one npm bump in six jobs), said once."""
+    groups: dict[tuple[str, str], list[tuple[int, str | None, str]]] = {}
+    for index, (line, rule, message) in enumerate(found):
+        m = _WHERE.match(message)
+        rest = _STEP_NUMBER.sub("step (", m.group(2)) if m is not None else ""
+        key = (rule, rest) if m is not None else (rule, f"\0{index}")
+        groups.setdefault(key, []).append((line, m.group(1) if m else None, message))
+    out: list[RuledWeakening] = []
+    for (rule, rest), where in groups.items():
+        if len(where) == 1:
+            out.append((where[0][0], rule, where[0][2]))
+        else:
+            names = ", ".join(f"`{name}`" for _, name, _ in where)
+            out.append((where[0][0], rule, f"jobs {names}: {rest}"))
     return out
 
 
@@ -251,7 +345,7 @@ def compare(old: dict[str, object], new: dict[str, object], head_text: str) -> l
     lines = Lines(head_text)
     out: list[RuledWeakening] = [(lines(("on",)), WORKFLOW, f"trigger `{event}` removed")
                          for event in sorted(_events(old.get("on")) - _events(new.get("on")))]
-    out.extend(_jobs(old, new, lines))
+    out.extend(_folded(_jobs(old, new, lines)))
     old_runs, new_runs = _dict(old.get("runs")), _dict(new.get("runs"))
     out.extend(_steps("composite action", _list(old_runs.get("steps")),
                       _list(new_runs.get("steps")), ("runs", "steps"), lines))

@@ -69,6 +69,9 @@ class Survey:
         self.base_files = git.ls_files(ctx.repo, ctx.base)
         self.python_files = ctx.pytest_config(ctx.base).python_files
         self.base = layout(self.base_files, self.python_files)
+        self.base_set = frozenset(self.base_files)
+        self.deleted = frozenset(f.path for f in ctx.files if f.status == "deleted")
+        self._names: frozenset[str] | None = None
         self._docs: str | None = None
         self._head_dirs: frozenset[str] | None = None
 
@@ -84,6 +87,12 @@ class Survey:
             blobs = self.ctx.read(self.ctx.head, list(dict.fromkeys(readmes + touched)))
             self._docs = "\n".join(b.decode("utf-8", "replace") for b in blobs.values() if b)
         return path in self._docs or posixpath.basename(path) in self._docs
+
+    def base_has(self, name: str) -> bool:
+        """Whether the base tracks a file of this name anywhere (a committed report it keeps)."""
+        if self._names is None:
+            self._names = frozenset(posixpath.basename(p) for p in self.base_files)
+        return name in self._names
 
     def head_dirs(self) -> frozenset[str]:
         if self._head_dirs is None:
@@ -104,6 +113,23 @@ class Survey:
         if marks and attributes.marked(marks, path, attributes.VENDORED):
             return True
         return bool(self.ctx.config.keep) and rules.kept(path, self.ctx.config.keep)
+
+
+def _foreign_lockfile(survey: Survey, path: str) -> str | None:
+    """A lockfile of a package manager the project does not use: the base locks the same
+    kind of dependencies, in the same directory, with another manager, and keeps it."""
+    name = posixpath.basename(path)
+    if name not in rules.LOCKFILES:
+        return None
+    manager, family = rules.LOCKFILES[name]
+    where = posixpath.dirname(path)
+    for other, (theirs, kin) in rules.LOCKFILES.items():
+        kept = posixpath.join(where, other)
+        if kin == family and theirs != manager and kept in survey.base_set \
+                and kept not in survey.deleted:
+            return (f"a {manager} lockfile in a project that uses {theirs} ({kept} at the "
+                    "base): a second package manager's lockfile, which installs nothing here")
+    return None
 
 
 def _symlink(survey: Survey, f: ChangedFile) -> str | None:
@@ -175,6 +201,12 @@ def reason(survey: Survey, f: ChangedFile) -> tuple[str, str] | None:
         return ("leftover-symlink", why) if why else None
     if rules.is_artefact(path):
         return "leftover-artefact", "a file an editor, the OS or a tool left behind"
+    if rules.is_report(path) and not survey.base_has(posixpath.basename(path)) and not (
+            testfiles.test_tree(path) is not None and rules.in_data_dir(path)):
+        return "leftover-report", "a test or coverage report, written by a run of the tests"
+    lockfile = _foreign_lockfile(survey, path)
+    if lockfile is not None:
+        return "leftover-lockfile", lockfile
     in_tests = testfiles.test_tree(path) is not None
     if in_tests and rules.in_data_dir(path):
         return None  # what the tests read is the tests' business
@@ -246,13 +278,31 @@ def find(ctx: DiffContext) -> list[Finding]:
         findings.append(_finding(min(paths), "leftover-build-output",
                                  f"build output: {_counted(len(paths))} under {directory}/, a "
                                  "directory the base does not have"))
-    by_rule: dict[ignore.Match, list[str]] = {}
-    for path, match in ignore.ignored(ctx.repo, ctx.base, survey.base_files, rest).items():
-        by_rule.setdefault(match, []).append(path)
-    for match, paths in by_rule.items():
-        first = " (the first of them)" if len(paths) > 1 else ""
-        findings.append(_finding(min(paths), "leftover-ignored",
-                                 f"{_counted(len(paths))}{first} that the base's {match.source} "
-                                 f"ignores (`{match.pattern}`, line {match.line}): git adds "
-                                 "such files only when forced"))
+    findings.extend(_ignored(ctx, survey, rest))
     return findings
+
+
+def _ignored(ctx: DiffContext, survey: Survey, paths: list[str]) -> list[Finding]:
+    """Added files that the base's .gitignore files ignore, one finding per rule: a warning,
+    or a notice where the change itself edits the rules so that they no longer ignore them
+    (a lockfile committed on purpose): it says what the change un-ignored."""
+    matched = ignore.ignored(ctx.repo, ctx.base, survey.base_files, paths)
+    edited = any(posixpath.basename(f.path) == ".gitignore" for f in ctx.files)
+    still = (ignore.ignored(ctx.repo, ctx.head, git.ls_files(ctx.repo, ctx.head), list(matched))
+             if edited and matched else matched)
+    by_rule: dict[tuple[ignore.Match, bool], list[str]] = {}
+    for path, match in matched.items():
+        by_rule.setdefault((match, path not in still), []).append(path)
+    out = []
+    for (match, unignored), paths in by_rule.items():
+        first = " (the first of them)" if len(paths) > 1 else ""
+        said = f"{_counted(len(paths))}{first} that the base's {match.source} ignores " \
+               f"(`{match.pattern}`, line {match.line})"
+        if unignored:
+            out.append(Finding(min(paths), 1, "leftover-ignored", severity="notice",
+                               message=f"{said}, un-ignored by the change's own edit of the "
+                               "ignore rules: committed on purpose"))
+        else:
+            out.append(_finding(min(paths), "leftover-ignored",
+                                f"{said}: git adds such files only when forced"))
+    return out

@@ -8,12 +8,22 @@ import re
 
 BUILD_DIRS = frozenset({"build", "dist", "__pycache__", "node_modules", "target", ".eggs",
                         ".tox", ".nox", ".pytest_cache", ".mypy_cache", ".ruff_cache",
-                        "htmlcov", ".venv", "venv", "site-packages", ".next",
+                        "htmlcov", "test-results", ".venv", "venv", "site-packages", ".next",
                         ".turbo", ".parcel-cache", ".gradle", ".nyc_output", "lcov-report"})
 BUILD_SUFFIXES = (".egg-info",)
 BACKUPS = ("*.bak", "*.orig", "*.rej", "*.patch", "*~", "*.swp", "*.old", "*.backup",
            "* copy.*", "*_backup.*")
-ARTEFACTS = (".ds_store", "thumbs.db", ".coverage", "nohup.out", "*.pyc", "*.pyo")
+ARTEFACTS = (".ds_store", "thumbs.db", "nohup.out", "*.pyc", "*.pyo")
+# What a test or coverage run writes: its report, not the project's.
+REPORTS = ("junit*.xml", "*.junit.xml", "test-results*.xml", "test-report*.xml", "coverage.xml",
+           "cobertura*.xml", "lcov.info", ".coverage", ".coverage.*", "coverage-final.json")
+# Lockfiles by package manager, in families of managers that do the same job.
+LOCKFILES: dict[str, tuple[str, str]] = {
+    "package-lock.json": ("npm", "js"), "npm-shrinkwrap.json": ("npm", "js"),
+    "yarn.lock": ("yarn", "js"), "pnpm-lock.yaml": ("pnpm", "js"), "bun.lockb": ("bun", "js"),
+    "bun.lock": ("bun", "js"), "poetry.lock": ("poetry", "python"), "uv.lock": ("uv", "python"),
+    "Pipfile.lock": ("pipenv", "python"), "pdm.lock": ("pdm", "python"),
+}
 SCRATCH = ("reproduce*", "reproduction*", "repro", "repro_*", "repro-*", "scratch*")  # anywhere
 LOOSE_SCRATCH = ("debug_*", "debug-*", "tmp", "temp", "tmp_*", "temp_*")  # outside the source
 ROOT_SCRATCH = ("verify_*", "check_*", "try_*", "test", "foo", "sandbox*", "playground*",
@@ -52,6 +62,10 @@ def build_dir(path: str) -> str | None:
 
 def is_backup(path: str) -> bool:
     return _matches(posixpath.basename(path), BACKUPS)
+
+
+def is_report(path: str) -> bool:
+    return _matches(posixpath.basename(path), REPORTS)
 
 
 def is_artefact(path: str) -> bool:

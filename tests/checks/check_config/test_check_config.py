@@ -394,10 +394,11 @@ def test_step_whose_id_was_deleted_is_still_there(tmp_path: Path) -> None:
     base = WORKFLOW.replace("      - run: pytest -q\n",
                             "      - id: suite\n        run: pytest -q\n")
     assert _found(_run(tmp_path, {path: base}, {path: WORKFLOW})) == []
-    # its cheating twin: the step's command changed as its id went
+    # its cheating twin: the step's command changed as its id went (the same step, by its
+    # place between the same neighbours)
     head = WORKFLOW.replace("pytest -q", "pytest -q || true")
     assert _messages(_run(tmp_path / "twin", {path: base}, {path: head})) == [
-        "job `test`: step `id suite` removed"]
+        'job `test`: step `id suite`: run "pytest -q" -> "pytest -q || true"']
 
 
 def test_workflow_deleted_and_unparsable(tmp_path: Path) -> None:

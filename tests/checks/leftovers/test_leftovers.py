@@ -92,7 +92,7 @@ def test_editor_os_and_tool_artefacts(tmp_path: Path) -> None:
                                 "calc/.coverage": "x\n"})
     assert _found(report) == [
         (".DS_Store", 1, "leftover-artefact", "warning"),
-        ("calc/.coverage", 1, "leftover-artefact", "warning"),
+        ("calc/.coverage", 1, "leftover-report", "warning"),
         ("calc/core.pyc", 1, "leftover-artefact", "warning"),
     ]
 
@@ -224,7 +224,7 @@ def test_a_test_outside_the_config_test_paths(tmp_path: Path) -> None:
         "a test file outside the config's `test-paths`: it never runs")
 
 
-def test_what_the_base_gitignore_ignores_even_if_the_head_unignores_it(tmp_path: Path) -> None:
+def test_what_the_base_gitignore_ignores_and_what_the_change_unignores(tmp_path: Path) -> None:
     report = _change(tmp_path, {".gitignore": "*.tmp\n.env\n!notes.txt\n", "notes.txt": "x\n",
                                 "a.tmp": "1\n", "calc/b.tmp": "2\n", "docs/c.tmp": "3\n",
                                 ".env": "TOKEN=1\n", "docs/guide.md": "# guide\n"},
@@ -232,13 +232,14 @@ def test_what_the_base_gitignore_ignores_even_if_the_head_unignores_it(tmp_path:
     assert _found(report) == [
         (".env", 1, "leftover-ignored", "warning"),
         ("a.tmp", 1, "leftover-ignored", "warning"),
-        ("notes.txt", 1, "leftover-ignored", "warning"),
+        ("notes.txt", 1, "leftover-ignored", "notice"),  # the change's edit un-ignores it
     ]
     messages = [f.message.split(":")[0] for f in _policy(report).findings]
     assert messages == [
         "1 file that the base's .gitignore ignores (`.env`, line 2)",
         "3 files (the first of them) that the base's .gitignore ignores (`*.tmp`, line 1)",
-        "1 file that the base's .gitignore ignores (`notes.txt`, line 3)",
+        "1 file that the base's .gitignore ignores (`notes.txt`, line 3), un-ignored by the "
+        "change's own edit of the ignore rules",
     ]
 
 
