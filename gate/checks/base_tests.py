@@ -7,7 +7,8 @@ import time
 from collections.abc import Mapping, Sequence
 
 from gate.checks import base_tree, common, dropped_deps
-from gate.engine.context import DiffContext, Workspace
+from gate.engine.context import DiffContext
+from gate.execution.run_workspace import Workspace
 from gate.lang import testdefs
 from gate.models import CheckResult, Finding, Status
 from gate.outcomes import detail, junit, scoped_command

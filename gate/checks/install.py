@@ -5,9 +5,9 @@ import os
 import re
 
 from gate.checks.common import command_outcome
-from gate.engine.context import Workspace
 from gate.errors import GateError
 from gate.execution import process
+from gate.execution.run_workspace import Workspace
 from gate.models import CheckResult
 from gate.outcomes import detail
 

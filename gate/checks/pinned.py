@@ -8,7 +8,8 @@ import re
 import time
 
 from gate.checks import common
-from gate.engine.context import DiffContext, Workspace
+from gate.engine.context import DiffContext
+from gate.execution.run_workspace import Workspace
 from gate.lang import testdefs
 from gate.models import CheckResult, Finding, Severity, Status
 from gate.mutants import lines

@@ -6,8 +6,8 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Collection, Mapping, Sequence
 
-from gate.engine.context import Workspace
 from gate.execution.conditions import USUAL, Conditions
+from gate.execution.run_workspace import Workspace
 from gate.models import CheckResult, Finding, Status, TestCounts
 from gate.outcomes import baseline, detail
 from gate.outcomes.record import CaseResult

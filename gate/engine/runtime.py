@@ -7,8 +7,8 @@
    same cores;
 3. the base's outcomes (one run of the base's suite on a fresh checkout of the base, or from
    the cache), compared with the head's: under `parallel` started beside the install
-   (`_base_early`; under `--shard` beside the suite's runs, `_base_beside`), else after the
-   runs;
+   (`sides.base_early`; under `--shard` beside the suite's runs, `sides.base_beside`), else
+   after the runs;
 4. base-tests (judged from its parts, and from run 3's pieces of the base's unchanged test
    files), pinned (its runs on the same scheduler: `gate/pinned/runs.py`) and the user checks;
 5. the baseline of what failed."""
@@ -29,23 +29,19 @@ from gate.checks.harness import (
     loaded_plugins,
     watched_code,
 )
-from gate.engine import background, redact
+from gate.engine import background, redact, sides
 from gate.engine.change import Change
-from gate.engine.context import Workspace
 from gate.engine.progress import Progress, timed
-from gate.execution import conditions, installer, isolation, network, site_hooks, venv, workspace
-from gate.execution.environment import (
-    clean_env,
-    installer_caches,
-    own_caches,
-    tool_homes,
-    with_venv,
+from gate.execution import (
+    conditions,
+    isolation,
+    site_hooks,
+    workspace,
 )
 from gate.execution.logs import Logs
+from gate.execution.run_workspace import Workspace
 from gate.models import CheckResult, Finding
-from gate.outcomes import base_commands, base_run, baseline, compare, detect, outcome_cache
-from gate.outcomes.runners import go
-from gate.outcomes.runners import pytest as pytest_runner
+from gate.outcomes import base_commands, base_run, baseline, compare, detect
 from gate.outcomes.testrun import TestRun
 from gate.pinned import step
 from gate.shards import shares
@@ -66,50 +62,6 @@ class RuntimeResults:
     skipped: tuple[Finding, ...] = ()
     left_behind: tuple[Finding, ...] = ()
     share: shares.Share | None = None  # under `--shard`: the runs and outcomes for the merge
-
-
-def _environment(root: str, checkout: str) -> str | None:
-    """A new virtual environment for a Python project (None: not one), beside `root`."""
-    return venv.create(workspace.environment_dir(root)) if detect.is_python(checkout) else None
-
-
-def _fresh_workspace(root: str, checkout: str, timeout: float, test_prefix: tuple[str, ...],
-                     boundary: isolation.Boundary, logs: Logs | None = None,
-                     run_root: str | None = None, *, trusted: bool = False,
-                     made: Callable[[], str | None] | None = None) -> Workspace:
-    """The clean environment, with a new virtual environment for a Python project (`made`:
-    the one already being made, `_environment`'s). Its temporary directory is the run's own,
-    so what commands leave there goes with the run (whose root is `run_root`, by default
-    `root`). Only the install of `trusted` code (the base's) may warm the installers'
-    caches."""
-    scratch, tmp = os.path.join(root, "scratch"), os.path.join(root, "tmp")
-    os.mkdir(scratch)
-    os.mkdir(tmp)
-    env = {**clean_env(), "TMPDIR": tmp,
-           workspace.run_marker(run_root or root): "1"}  # killed when the run ends
-    env.update(go.workspace_pin(checkout, env))  # no go.work from above the checkout
-    fresh = made() if made is not None else _environment(root, checkout)
-    if fresh is not None:
-        venv.add_path(fresh, pytest_runner.PLUGIN_DIR, "_gate_pytest_plugins")
-        env = with_venv(installer.uv_settings(env), fresh)
-    if boundary.bwrap is None:
-        return Workspace(checkout, scratch, env, timeout, test_prefix, logs, boundary)
-    # In the boundary (issue 22): a HOME of the run's own, and the user's caches and
-    # toolchains named for the commands, since they are no longer found through HOME.
-    home = os.path.join(root, "home")
-    os.mkdir(home)
-    caches, tools = installer_caches(env), tool_homes(env)
-    if not trusted and not boundary.overlays:  # no overlay to show the user's: empty ones
-        caches = own_caches(caches, home)
-        for path in caches.values():
-            os.makedirs(path)
-    xdg = {k: os.path.join(home, d) for k, d in (("XDG_CACHE_HOME", ".cache"), (
-        "XDG_CONFIG_HOME", ".config"), ("XDG_DATA_HOME", ".local/share"), (
-        "XDG_STATE_HOME", ".local/state")) if k in env}  # the user's would be read-only
-    env = {**env, **xdg, **{k: v for k, v in {**caches, **tools}.items() if k.isidentifier()},
-           "HOME": home, "UV_LINK_MODE": "copy"}  # no file shared with the cache
-    return Workspace(checkout, scratch, env, timeout, test_prefix, logs, boundary, home,
-                     tuple(caches.values()), tuple(tools.values()), warms_caches=trusted)
 
 
 def _user_checks(change: Change, ws: Workspace, progress: Progress,
@@ -140,48 +92,9 @@ def _baseline(change: Change, ws: Workspace, progress: Progress,
             lambda checkout: cfg.install or detect.install_command(checkout),
             base_commands.test_command(change.repo, change.diff.base, cfg.test, ws.checkout),
             cfg.checks,
-            lambda root, checkout: _fresh_workspace(root, checkout, cfg.timeout, prefix,
+            lambda root, checkout: sides.fresh_workspace(root, checkout, cfg.timeout, prefix,
                                                     boundary, logs, trusted=True))
         results.update({k: redact.check(r) for k, r in classified.items()})
-
-
-def _base_key(change: Change) -> str | None:
-    """The base's outcomes' entry in the cache (None: `cache = false`)."""
-    cfg = change.config
-    return outcome_cache.key(change.repo, change.diff.base, cfg.install, cfg.test,
-                             shares.cache_part(change.shard, change.seconds),
-                             network=cfg.network) if cfg.cache else None
-
-
-def _base_line(change: Change, where: str) -> str:
-    """The progress line of the base's work: from the cache, or run `where` ("beside the
-    install and the suite's runs", "after the suite's runs")."""
-    key = _base_key(change)
-    if key is not None and outcome_cache.load(key) is not None:
-        return "the base's outcomes: from the cache"
-    return (f"the base's suite, once, {where}"
-            + (": cached for the next PR against this base" if key is not None else ""))
-
-
-def _base_outcomes(change: Change, root: str, boundary: isolation.Boundary,
-                   logs: Logs | None, share: shares.ShareOf | None,
-                   ) -> base_run.BaseOutcomes | None:
-    """The base's suite, once, in its own checkout and environment; or from the cache. Of
-    the selected tests (`share`: a shard's share of them)."""
-    cfg = change.config
-    key = _base_key(change)
-    return base_run.run(
-        change.repo, change.diff.base, os.path.join(root, "base"),
-        lambda checkout: cfg.install or detect.install_command(checkout),
-        lambda checkout: cfg.test or detect.test_command(checkout),
-        lambda where, checkout: _fresh_workspace(where, checkout, cfg.timeout, _prefix(change),
-                                                 boundary, logs, root, trusted=True),
-        key, share, alone=not cfg.parallel)  # in parallel, the head's commands run beside it
-
-
-def _prefix(change: Change) -> tuple[str, ...]:
-    """What every test command runs under: offline where the tests get no network."""
-    return network.offline_prefix() if change.config.network == "off" else ()
 
 
 def _compared(change: Change, base: base_run.BaseOutcomes | None, runs: list[TestRun],
@@ -213,13 +126,13 @@ def _install(change: Change, root: str, checkout: str, progress: Progress,
     (harness findings), and the environment's site hooks from before it. `beside`: the line
     of the work started beside it (the base's)."""
     cfg = change.config
-    prefix = _prefix(change)
+    prefix = sides.prefix(change)
     progress.started(install.ID, install.TITLE)
     if beside is not None:
         progress.step(install.ID, beside)
     start = time.monotonic()
     progress.step(install.ID, "making a fresh environment")
-    ws = _fresh_workspace(root, checkout, cfg.timeout, prefix, boundary, logs, made=made)
+    ws = sides.fresh_workspace(root, checkout, cfg.timeout, prefix, boundary, logs, made=made)
     hooks_before = site_hooks.present(ws.env)
     command = cfg.install or detect.install_command(checkout)
     if command:
@@ -247,42 +160,8 @@ def installed_head(change: Change, progress: Progress, boundary: isolation.Bound
         boundary.verify()
 
 
-class _After:
-    """The base's outcomes after the suite's runs (`parallel = false`), run when asked."""
-
-    def __init__(self, fn: Callable[[], base_run.BaseOutcomes | None]) -> None:
-        self.result = fn
-
-    def wait(self) -> None:
-        pass
-
-
-Beside = background.Background[base_run.BaseOutcomes | None] | _After
-
-
-def _base_early(change: Change, root: str, boundary: isolation.Boundary,
-                logs: Logs | None) -> background.Background[base_run.BaseOutcomes | None] | None:
-    """The base's outcomes, started beside the head's install under `parallel` (its checkout,
-    install and suite need nothing of the head's); None under `--shard` (the base's share is
-    cut as the head's tests are, after the install) or one after another."""
-    if not change.config.parallel or change.shard is not None:
-        return None
-    outcomes = functools.partial(_base_outcomes, change, root, boundary, logs, None)
-    return background.Background(outcomes, "gate-base-outcomes")
-
-
-def _base_beside(change: Change, root: str, ws: Workspace,
-                 chosen: selection.Selection) -> Beside:
-    """The base's outcomes, started beside the suite's runs under `parallel`."""
-    outcomes = functools.partial(_base_outcomes, change, root, ws.boundary, ws.logs,
-                                 chosen.base_share(change))
-    if change.config.parallel:
-        return background.Background(outcomes, "gate-base-outcomes")
-    return _After(outcomes)
-
-
 def _suite(change: Change, ws: Workspace, root: str, chosen: selection.Selection,
-           progress: Progress, base: Beside, runs: list[TestRun],
+           progress: Progress, base: sides.Beside, runs: list[TestRun],
            splitter: pieces.Splitter | None = None, beside: Sequence[Trial] = (),
            line: str | None = None) -> tuple[CheckResult, suite.Ran | None]:
     """The suite's runs of the selected tests, each in a checkout of its own (side by side
@@ -356,7 +235,7 @@ def _harness(change: Change, ws: Workspace, base: base_run.BaseOutcomes | None,
 
 
 def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Progress,
-           results: dict[str, CheckResult], left: list[Finding], started: Beside | None,
+           results: dict[str, CheckResult], left: list[Finding], started: sides.Beside | None,
            ) -> tuple[base_run.BaseOutcomes | None, compare.Comparison, shares.Share | None]:
     """The trials after the install, on the selected tests (all of them; under `--shard`,
     this shard's share, compared by `gate merge`): the suite's runs, the base's outcomes
@@ -372,9 +251,9 @@ def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Pro
     splitter = _splitter(change, ws, command, early)
     beside = base_tests.parts(early, scheduler.cores(), reuse=splitter is not None) if (
         isinstance(early, base_tests.Planned)) else []
-    line = None if started is not None else _base_line(
+    line = None if started is not None else sides.base_line(
         change, "beside the suite's runs" if change.config.parallel else "after the suite's runs")
-    background_base = started or _base_beside(change, root, ws, chosen)  # the base's outcomes
+    background_base = started or sides.base_beside(change, root, ws, chosen)  # the base's outcomes
     results[suite.ID], ran = _suite(change, ws, root, chosen, progress, background_base, runs,
                                     splitter, beside, line)
     base = background_base.result()
@@ -417,13 +296,13 @@ def checks(change: Change, progress: Progress, boundary: isolation.Boundary,
     with workspace.temporary_root() as root:
         checkout = workspace.checkout(change.repo, change.head, os.path.join(root, "checkout"))
         # The environment is made while the cache is looked up (it needs nothing of it).
-        made = background.Background(functools.partial(_environment, root, checkout),
+        made = background.Background(functools.partial(sides.environment, root, checkout),
                                      "gate-environment")
         early: background.Background[base_run.BaseOutcomes | None] | None = None
         try:
             # The line first: once the base's work has started, the cache may fill.
-            line = _base_line(change, "beside the install and the suite's runs")
-            early = _base_early(change, root, boundary, logs)
+            line = sides.base_line(change, "beside the install and the suite's runs")
+            early = sides.base_early(change, root, boundary, logs)
             return _checked(change, progress, boundary, logs, root, checkout, early,
                             line if early is not None else None, made.result)
         except BaseException:  # interrupted: end the base's work before the root goes
@@ -435,7 +314,7 @@ def checks(change: Change, progress: Progress, boundary: isolation.Boundary,
 
 
 def _checked(change: Change, progress: Progress, boundary: isolation.Boundary,
-             logs: Logs | None, root: str, checkout: str, early: Beside | None,
+             logs: Logs | None, root: str, checkout: str, early: sides.Beside | None,
              line: str | None, made: Callable[[], str | None]) -> RuntimeResults:
     """`checks` in its root, on the head's checkout, the base's outcomes started `early`,
     the environment being `made`."""

@@ -9,8 +9,8 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from gate.engine.context import Workspace
 from gate.execution import process, site_hooks, workspace
+from gate.execution.run_workspace import Workspace
 from gate.outcomes import outcome_cache
 from gate.outcomes.record import Counts, counts_from_json
 from gate.outcomes.testrun import TestRun

@@ -13,8 +13,8 @@ import re
 from collections.abc import Callable, Sequence
 
 from gate.engine.config import UserCheck
-from gate.engine.context import Workspace
 from gate.execution import process, workspace
+from gate.execution.run_workspace import Workspace
 from gate.models import CheckResult, Finding
 from gate.outcomes.record import Counts
 from gate.outcomes.testrun import run_tests

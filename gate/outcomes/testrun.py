@@ -7,8 +7,8 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from gate.engine.context import Workspace
 from gate.execution import evidence_channel, process, reaper
+from gate.execution.run_workspace import Workspace
 from gate.outcomes import evidence
 from gate.outcomes import reading as results
 from gate.outcomes.location import locate

@@ -10,7 +10,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable, Iterable
 
-from gate.engine.context import Workspace
+from gate.execution.run_workspace import Workspace
 from gate.mutants.mutant import Mutant
 from gate.pinned import runs
 

@@ -11,9 +11,9 @@ import dataclasses
 import os
 from collections.abc import Callable, Mapping, Sequence
 
-from gate.engine.context import Workspace
 from gate.execution import judged_files
 from gate.execution.environment import extended
+from gate.execution.run_workspace import Workspace
 from gate.mutants.mutant import Mutant
 from gate.outcomes import scoped_command
 from gate.outcomes.testrun import TestRun

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 
 from gate.checks import pinned, registry
 from gate.engine.change import Change
-from gate.engine.context import Workspace
 from gate.engine.progress import Progress, timed
+from gate.execution.run_workspace import Workspace
 from gate.models import CheckResult
 from gate.outcomes.testrun import TestRun
 from gate.pinned import limits

@@ -14,11 +14,11 @@ from gate.checks import install, registry, suite, user
 from gate.engine import background, redact, runtime
 from gate.engine import runner as gate_runner
 from gate.engine.change import Change, Options, prepare
-from gate.engine.context import Workspace
 from gate.engine.progress import OneAtATime, Progress, timed
 from gate.engine.verdict import decide
 from gate.execution import isolation
 from gate.execution import logs as command_logs
+from gate.execution.run_workspace import Workspace
 from gate.models import NOTHING_RUN, CheckResult, Isolation, Report
 from gate.outcomes import base_commands, outcome_cache
 from gate.quick import change_kind

@@ -7,7 +7,7 @@ import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 
-from gate.engine.context import Workspace
+from gate.execution.run_workspace import Workspace
 from gate.outcomes.base_run import BaseOutcomes
 from gate.outcomes.testrun import TestRun
 from gate.shards import split

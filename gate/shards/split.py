@@ -18,9 +18,9 @@ import os
 import posixpath
 from collections.abc import Mapping, Sequence
 
-from gate.engine.context import Workspace
 from gate.execution import judged_files
 from gate.execution.environment import extended
+from gate.execution.run_workspace import Workspace
 from gate.outcomes import scoped_command
 from gate.outcomes.pytest_command import is_pytest
 from gate.outcomes.runners import pytest as pytest_runner

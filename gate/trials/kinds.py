@@ -24,8 +24,8 @@ import shutil
 import stat
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
-from gate.engine.context import Workspace
 from gate.execution import workspace
+from gate.execution.run_workspace import Workspace
 from gate.outcomes import scoped_command
 from gate.trials import layer
 from gate.trials.trial import Trial

@@ -18,7 +18,7 @@ import shutil
 import stat
 from collections.abc import Iterator, Mapping
 
-from gate.engine.context import Workspace
+from gate.execution.run_workspace import Workspace
 
 
 def usable(ws: Workspace) -> bool:

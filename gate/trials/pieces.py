@@ -26,7 +26,7 @@ import os
 import shlex
 from collections.abc import Sequence
 
-from gate.engine.context import Workspace
+from gate.execution.run_workspace import Workspace
 from gate.outcomes import joined
 from gate.outcomes.pytest_command import single_pytest_args
 from gate.outcomes.testrun import TestRun

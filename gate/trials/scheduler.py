@@ -21,9 +21,9 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager
 from typing import TypeVar
 
-from gate.engine.context import Workspace
 from gate.execution import waiting, workspace
 from gate.execution.overlay import overlay
+from gate.execution.run_workspace import Workspace
 from gate.outcomes.testrun import run_tests
 from gate.trials import layer
 from gate.trials import order as orders

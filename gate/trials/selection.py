@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 
 from gate.checks import suite
 from gate.engine.change import Change
-from gate.engine.context import Workspace
+from gate.execution.run_workspace import Workspace
 from gate.models import CheckResult
 from gate.outcomes.base_run import BaseOutcomes
 from gate.outcomes.testrun import TestRun

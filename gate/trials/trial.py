@@ -26,8 +26,8 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Literal
 
-from gate.engine.context import Workspace
 from gate.execution.conditions import USUAL, Conditions
+from gate.execution.run_workspace import Workspace
 from gate.outcomes.testrun import TestRun
 from gate.trials.order import PROJECT, Order
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 
-from gate.engine.context import Workspace
 from gate.execution.conditions import USUAL, Conditions
+from gate.execution.run_workspace import Workspace
 from gate.trials import scheduler
 from gate.trials.trial import Outcome
 

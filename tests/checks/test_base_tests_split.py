@@ -13,10 +13,11 @@ from helpers.gitrepo import make_change
 
 from gate.checks import base_tests
 from gate.engine import config
-from gate.engine.context import DiffContext, Workspace
+from gate.engine.context import DiffContext
 from gate.execution import isolation, workspace
 from gate.execution import logs as Logs
 from gate.execution.environment import clean_env
+from gate.execution.run_workspace import Workspace
 from gate.vcs import diff
 
 pytestmark = pytest.mark.slow

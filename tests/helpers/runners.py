@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gate.engine.context import Workspace
 from gate.execution.environment import clean_env
+from gate.execution.run_workspace import Workspace
 from gate.outcomes.testrun import TestRun, run_tests
 
 

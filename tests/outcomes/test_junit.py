@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from helpers.runners import run_in
 
-from gate.engine.context import Workspace
 from gate.execution import venv
 from gate.execution.environment import clean_env
+from gate.execution.run_workspace import Workspace
 from gate.outcomes import junit
 from gate.outcomes.junit import CaseResult
 from gate.outcomes.runners import pytest as pytest_runner

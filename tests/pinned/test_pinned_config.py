@@ -9,10 +9,10 @@ from helpers.gitrepo import make_change
 
 from gate.engine import config
 from gate.engine.change import Change, Options, prepare
-from gate.engine.context import Workspace
 from gate.engine.progress import Progress
 from gate.engine.verdict import decide
 from gate.errors import GateError
+from gate.execution.run_workspace import Workspace
 from gate.models import CheckResult, Finding, Report, Severity
 from gate.pinned import step
 from gate.report import github

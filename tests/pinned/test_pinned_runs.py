@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from gate.engine.context import Workspace
+from gate.execution.run_workspace import Workspace
 from gate.mutants import apply
 from gate.pinned import runs
 

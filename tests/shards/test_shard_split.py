@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from gate.engine.context import Workspace
 from gate.execution.environment import clean_env
+from gate.execution.run_workspace import Workspace
 from gate.outcomes import testrun
 from gate.shards import split
 from gate.shards.spec import Shard

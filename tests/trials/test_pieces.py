@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gate.engine.context import Workspace
 from gate.execution import process
+from gate.execution.run_workspace import Workspace
 from gate.outcomes import testrun
 from gate.outcomes.record import CaseResult, Counts
 from gate.outcomes.record import Outcome as Outcome_

@@ -6,7 +6,7 @@ import dataclasses
 import os
 from pathlib import Path
 
-from gate.engine.context import Workspace
+from gate.execution.run_workspace import Workspace
 from gate.trials import scheduler
 from gate.trials.trial import Outcome, Trial
 

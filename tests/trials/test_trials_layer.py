@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from gate.engine.context import Workspace
 from gate.execution import bwrap, isolation
+from gate.execution.run_workspace import Workspace
 from gate.trials import layer, scheduler
 from gate.trials.trial import Trial
 
