@@ -188,6 +188,9 @@ def _cases(session: Session) -> list[CaseResult]:
         by.setdefault(str(r.get("id")), []).append(r)
     out = []
     for reports in by.values():
+        if not any(r.get("when") in ("call", "collect") or r.get("outcome") != "passed"
+                   for r in reports):
+            continue  # set up, never run: the process left in between (as pytest's report)
         first = reports[0]
         outcome = _outcome(reports)
         failing = next((r for r in reports if r.get("outcome") == outcome), first)
@@ -264,9 +267,10 @@ def reconcile(counts: Counts | None, found: Evidence, *, output: str, returncode
         return _with(counts, problems, found) if counts is not None else None
     cut = timed_out or returncode is None or returncode < 0
     for s in sessions:
-        if s.ended is None and not cut:
-            problems.append(f"end-missing: session {s.n} never sent its end (the process "
-                            "left before pytest finished: os._exit, or its channel closed)")
+        if s.ended is None and returncode == 0 and not timed_out:  # cut short, claiming success
+            problems.append(f"end-missing: session {s.n} never sent its end and the command "
+                            "exited 0 (the process left before pytest finished: os._exit, or "
+                            "its channel closed)")
     sent = [case for s in sessions for case in _cases(s)]
     plugins = None if any(s.plugins is None for s in sessions) else tuple(
         {p.name: p for s in sessions for p in s.plugins or ()}.values())

@@ -154,3 +154,16 @@ def test_the_closing_summary_line_is_read_in_pytests_wordings() -> None:
     assert evidence.summary_counts("3 passed, 1 xfailed, 2 errors in 1.02s (0:00:01)") == {
         "passed": 3, "xfailed": 1, "error": 2}
     assert evidence.summary_counts("no summary here") is None
+
+
+def test_a_session_that_dies_with_a_failing_status_is_a_failure_not_tampering(
+        tmp_path: Path) -> None:
+    """pytest-timeout's thread method, a crash in a C extension: the process leaves with a
+    failing status before pytest ends. The run fails; nothing says the evidence was forged."""
+    test = "import os\n\n\ndef test_dies():\n    os._exit(1)\n"
+    root = _project(tmp_path / "p", {"calc.py": "def add(a, b):\n    return a + b\n",
+                                     "tests/test_dies.py": test})
+    run = run_in(root, f"{PYTEST} tests")
+    assert run.completed.returncode == 1 and not run.passed
+    assert run.counts is not None and run.counts.evidence == ()
+    assert (run.counts.passed, run.counts.failed) == (1, 0)  # as sent before it died
