@@ -295,8 +295,8 @@ def cache_cost(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
     installer's cache writable (a trusted install: the base's) against the cache seen through
     an overlay (the head's: what it writes goes with it); interleaved, best of each, a fresh
     environment for each (made untimed)."""
-    from gate.engine.context import Workspace
     from gate.execution import isolation
+    from gate.execution.run_workspace import Workspace
 
     # Under --quick, the one sdist only (what the cache keeps: its wheel, once built), built
     # with setuptools from the bench's own wheelhouse (nothing to download).

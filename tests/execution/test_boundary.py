@@ -379,7 +379,7 @@ def test_a_command_after_the_install_writes_nothing_the_next_one_sees(tmp_path: 
     lands. A file moved from the checkout into TMPDIR and back is moved (one file system, as
     on a CI runner: sloria/environs's test moves its .env to `tmp_path`, which was EXDEV
     across an overlay of the checkout and a tmpfs of TMPDIR)."""
-    from gate.engine.context import Workspace
+    from gate.execution.run_workspace import Workspace
 
     root = tmp_path / "gate-run"
     for name in ("checkout", "env", "home", "scratch", "tmp"):
@@ -419,7 +419,7 @@ def test_only_a_trusted_install_writes_the_installers_caches(tmp_path: Path,
     """The install, as the gate starts it: the head's (untrusted) sees the caches through an
     overlay, so what it plants there is gone with it; the base's warms them. Both write their
     checkout and environment."""
-    from gate.engine.context import Workspace
+    from gate.execution.run_workspace import Workspace
 
     root = tmp_path / "gate-run"
     for name in ("checkout", "env", "home", "scratch", "tmp", "cache"):
@@ -479,7 +479,7 @@ def test_without_overlays_no_command_is_given_one(tmp_path: Path, sealed: bool) 
     their caches then are) and scratch."""
     import dataclasses
 
-    from gate.engine.context import Workspace
+    from gate.execution.run_workspace import Workspace
 
     root = tmp_path / "gate-run"
     for name in ("checkout", "env", "home", "scratch", "tmp", "cache", "cargo"):
@@ -624,7 +624,7 @@ def test_a_mutant_is_never_written_through_a_link_the_install_made(tmp_path: Pat
     """pinned copies the checkout and writes each mutant into the copy, outside the
     boundary: a source file the install replaced by a link to one of the user's files is
     replaced in the copy; the user's file is untouched."""
-    from gate.engine.context import Workspace
+    from gate.execution.run_workspace import Workspace
     from gate.mutants.mutant import Mutant
     from gate.pinned import runs
 

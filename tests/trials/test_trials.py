@@ -287,9 +287,9 @@ KIND_HEAD = {"calc.py": "def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n"
 
 
 def _workspaces(tmp_path: Path) -> tuple[Any, Any, str, str]:
-    from gate.engine.context import Workspace
     from gate.execution import workspace
     from gate.execution.environment import clean_env
+    from gate.execution.run_workspace import Workspace
 
     repo, base, head = make_change(tmp_path / "r", KIND_BASE, KIND_HEAD)
     scratch = tmp_path / "root" / "scratch"
@@ -367,8 +367,8 @@ def js_runners(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _js_order(root: Path, runner: str, command: str, how: Order) -> tuple[list[str], Order]:
-    from gate.engine.context import Workspace
     from gate.execution.environment import clean_env
+    from gate.execution.run_workspace import Workspace
     from gate.trials import scheduler
     from gate.trials.trial import Trial
 
