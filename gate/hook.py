@@ -8,7 +8,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import TextIO
 
-from gate.engine import runner
+from gate.engine import judgeable, runner
 from gate.engine.verdict import EXIT_CANNOT_JUDGE, EXIT_CODES
 from gate.execution import workspace
 from gate.models import Report
@@ -30,8 +30,11 @@ class Settings:
 
 def _print(report: Report, out: TextIO, environ: Mapping[str, str]) -> int:
     out.write(terminal.render(report, terminal.wants_colour(out, environ)))
+    why = judgeable.why_not(report)
+    if why is not None:
+        print(judgeable.said(why), file=out)
     out.flush()
-    return EXIT_CODES[report.verdict]
+    return judgeable.exit_for(report)
 
 
 def pre_commit(repo: str, out: TextIO, environ: Mapping[str, str],
