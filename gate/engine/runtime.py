@@ -374,6 +374,10 @@ def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Pro
         _skipped_after_suite(change, "skipped: run by shard 1", results)
         return base, found, chosen.share(runs, base)
     planned = early or base_tests.plan(change.diff, ws, command)
+    if results[suite.ID].status == "timeout":  # a hang costs one limit, the suite's
+        planned = CheckResult(base_tests.ID, base_tests.TITLE, "skipped", False,
+                              "skipped: the suite timed out (the head's code would hang "
+                              "again)")
     results[base_tests.ID] = timed(
         base_tests.ID, progress, lambda: planned if isinstance(planned, CheckResult) else
         base_tests.judge(planned, ran.beside if ran is not None else None,
