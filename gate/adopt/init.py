@@ -155,7 +155,9 @@ def main(repo: str, *, dry_run: bool = False, force: bool = False,
         for path in git_hooks.install(root, force):
             print(f"gate init: wrote the git hook {os.path.relpath(path, root)}")
         print("gate init: the hooks judge from the next commit on: commit what init wrote "
-              "first with `git commit --no-verify`, or the adopting commit judges itself")
+              "with `git commit --no-verify` and push that commit with `git push --no-verify` "
+              "(the base has no gate config to judge the adoption against); every commit and "
+              "push after it is judged")
         return 0
     if not found:
         print("gate init: nothing to change")
