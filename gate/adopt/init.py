@@ -111,8 +111,9 @@ def write(root: str, edit: Edit) -> None:
 def _tried(root: str) -> bool:
     """The proposed config run once on HEAD (`--check`); whether it passed."""
     from gate.adopt import trial
-    results = trial.run(root, proposed_config(root))
-    for line in trial.lines(results):
+    proposal = proposed_config(root)
+    results = trial.run(root, proposal)
+    for line in trial.lines(results, proposal):
         print(line)
     bad = trial.failing(results)
     if bad:
@@ -134,7 +135,7 @@ def main(repo: str, *, dry_run: bool = False, force: bool = False,
     if plain_hooks:
         git_hooks.check(root, force)  # before anything is written
     found = edits(root, force, shards, precommit=not plain_hooks)
-    said = (propose.notes(root, propose.propose(root)[1])
+    said = (propose.notes(root)
             if any(e.path in (".gate.toml", "pyproject.toml") for e in found) else [])
     if dry_run:
         sys.stdout.write("".join(unified_diff(e) for e in found))
