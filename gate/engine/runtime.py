@@ -37,7 +37,7 @@ from gate.execution.environment import (
 )
 from gate.execution.logs import Logs
 from gate.models import CheckResult, Finding
-from gate.outcomes import base_commands, base_run, baseline, compare, detect, outcome_cache
+from gate.outcomes import base_commands, base_run, baseline, compare, detect, outcome_cache, unread
 from gate.outcomes.runners import go
 from gate.outcomes.runners import pytest as pytest_runner
 from gate.outcomes.testrun import TestRun
@@ -304,7 +304,7 @@ def _suite(change: Change, ws: Workspace, root: str, chosen: selection.Selection
             return chosen.nothing()
         runs.extend(done.runs)
         ran.append(done)
-        return chosen.said(done.result)
+        return unread.said(chosen.said(done.result), done.runs, chosen.command, ws.checkout)
 
     try:
         result = timed(suite.ID, progress, run_suite)
