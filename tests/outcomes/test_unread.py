@@ -9,6 +9,7 @@ from gate.execution.process import Completed
 from gate.models import CheckResult
 from gate.outcomes import reading, testrun, unread
 
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ava"
 SUITE = CheckResult("suite", "Suite", "passed", True, "3 of 3 runs passed")
 # AVA's TAP reporter (`ava --tap`), as AVA 6 prints it.
 AVA_TAP = """TAP version 13
@@ -51,6 +52,14 @@ def test_what_works_instead_works_avas_tap_output_is_read() -> None:
     assert (counts.passed, counts.failed) == (2, 1)
     assert [c.name for c in counts.failures()] == ["test \u203a FORCE_COLOR level 3"]
     assert unread.said(SUITE, [_run(AVA_TAP, 1)], "npx ava --tap", "/nonexistent") == SUITE
+
+
+def test_avas_real_tap_output_names_every_test() -> None:
+    """Recorded: `npx ava --tap` on chalk/supports-color f6845d6 (AVA 6)."""
+    counts = reading.read((FIXTURES / "tap.txt").read_text(), "/nonexistent/report.xml")
+    assert counts is not None
+    assert (counts.passed, counts.failed, counts.complete) == (51, 0, True)
+    assert len(counts.cases) == 51
 
 
 def test_a_command_of_the_projects_own_is_not_named(tmp_path: Path) -> None:
