@@ -61,8 +61,8 @@ def note(name: str) -> str:
     """What the suite's summary adds when a runner the gate cannot read gave no per-test
     outcomes: which, what that costs, and what works instead."""
     return (f"; per-test outcomes: not available for {name} (the gate reads {READ}): the "
-            "suite is judged by its exit status alone, and base-tests and tests-removed name "
-            f"no test; {_TAP[name]} is read as node:test's TAP")
+            "suite is judged by its exit status alone, and base-tests cannot name the test that "
+            f"failed; {_TAP[name]} is read as node:test's TAP")
 
 
 def said(result: CheckResult, runs: Sequence[TestRun], command: str, checkout: str,

@@ -42,8 +42,8 @@ def test_an_ava_suite_says_per_test_outcomes_are_not_available_and_what_works(
     assert said.summary == (
         "3 of 3 runs passed; per-test outcomes: not available for ava (the gate reads pytest, "
         "unittest, Jest, Vitest, Mocha, node:test, uvu, go test, cargo test and cargo-nextest): "
-        "the suite is judged by its exit status alone, and base-tests and tests-removed name "
-        "no test; `ava --tap` is read as node:test's TAP")
+        "the suite is judged by its exit status alone, and base-tests cannot name the test "
+        "that failed; `ava --tap` is read as node:test's TAP")
 
 
 def test_what_works_instead_works_avas_tap_output_is_read() -> None:
