@@ -163,7 +163,8 @@ def test_an_install_failure_skips_the_suite(
         "`exit 7` failed with exit 7; baseline: the base does not install either (`exit 7`)")
     assert check(report, "suite")["status"] == "skipped"
     assert check(report, "base-tests")["status"] == "skipped"
-    assert (report["verdict"], code) == ("fail", 1)
+    # the base does not install either: the verdict is fail, the change cannot be judged (2)
+    assert (report["verdict"], code) == ("fail", 2)
 
 
 def test_a_missing_test_command_is_an_error_not_a_failure(
