@@ -73,6 +73,7 @@ else
   fi
 fi
 [ "$mode" = merge ] || args+=(--base "$GATE_BASE" --head "$GATE_HEAD" --report "$report")
+rm -f "$report"  # a report there after the run is this run's
 [ -n "${GATE_CONFIG:-}" ] && args+=(--config "$GATE_CONFIG")
 [ "${GATE_STRICT:-false}" = "true" ] && args+=(--strict)
 
@@ -100,7 +101,12 @@ case "$code" in
       echo "durations=$durations" >> "$output"  # for the step that saves them
     fi
     exit 0 ;;
-  2) if [ "$mode" = merge ]; then
+  2) if [ "$mode" != merge ] && [ -z "$shard" ] && [ -s "$report" ]; then
+       # A report, but nothing it says is the change's (a command not found, failures alike
+       # on the base): the publish step reports it and exits 2 in the same words.
+       exit 0
+     fi
+     if [ "$mode" = merge ]; then
        echo "::error title=gate: the shards cannot be merged::${said//%/%25} (Re-run the shard job it names, or all jobs when it says every shard: the merge job runs again after it.)"
      else
        echo "::error title=gate::the gate could not judge this change (exit $code): the message above says what to do"

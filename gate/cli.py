@@ -15,8 +15,8 @@ from types import FrameType
 from gate import __version__
 from gate.adopt import release
 from gate.checks import explain, registry
-from gate.engine import config, config_drift, runner, uncommitted
-from gate.engine.verdict import EXIT_CANNOT_JUDGE, exit_code
+from gate.engine import config, config_drift, judgeable, runner, uncommitted
+from gate.engine.verdict import EXIT_CANNOT_JUDGE
 from gate.errors import GateError
 from gate.execution import isolation, logs, protected, workspace
 from gate.models import Report
@@ -197,8 +197,13 @@ def _emit(report: Report, fmt: str, report_file: str | None,
         _write_report(report, report_file)
     sys.stdout.write(_renderer(fmt, progress)(report))
     # A shard's verdict belongs to the merge: a shard fails only when it could not judge.
-    return 0 if report.shard is not None else exit_code(report.verdict,
-                                                         quick=report.quick is not None)
+    if report.shard is not None:
+        return 0
+    why = judgeable.why_not(report)
+    if why is not None:
+        sys.stdout.flush()
+        print(judgeable.said(why), file=sys.stderr)
+    return judgeable.exit_for(report, quick=report.quick is not None)
 
 
 def _renderer(fmt: str, progress: runner.Progress) -> Callable[[Report], str]:

@@ -8,7 +8,8 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import TextIO
 
-from gate.engine import runner
+from gate.adopt import workflow_file
+from gate.engine import config, judgeable, runner
 from gate.engine.verdict import EXIT_CANNOT_JUDGE, EXIT_CODES
 from gate.execution import workspace
 from gate.models import Report
@@ -30,8 +31,11 @@ class Settings:
 
 def _print(report: Report, out: TextIO, environ: Mapping[str, str]) -> int:
     out.write(terminal.render(report, terminal.wants_colour(out, environ)))
+    why = judgeable.why_not(report)
+    if why is not None:
+        print(judgeable.said(why), file=out)
     out.flush()
-    return EXIT_CODES[report.verdict]
+    return judgeable.exit_for(report)
 
 
 def pre_commit(repo: str, out: TextIO, environ: Mapping[str, str],
@@ -44,7 +48,10 @@ def pre_commit(repo: str, out: TextIO, environ: Mapping[str, str],
         return 0
     report = runner.scan(runner.Options(base="HEAD", repo=root, staged=True,
                                         strict=settings.strict))
-    return _print(report, out, environ)
+    code = _print(report, out, environ)
+    if code != 0 and brings_adoption(root, "HEAD", git.INDEX):
+        print(ADOPTION_COMMIT, file=out)
+    return code
 
 
 def _terminal() -> TextIO | None:
@@ -93,8 +100,36 @@ def pre_push(repo: str, remote: str | None, lines: Sequence[str], out: TextIO,
             progress.close()
         if report.isolation.warning:  # macOS, or no user namespaces: said, not fatal
             print(f"gate: warning: {report.isolation.warning}", file=out)
-        codes.append(_print(report, out, environ))
+        code = _print(report, out, environ)
+        if code != 0 and brings_adoption(root, r.base, r.head):
+            print(ADOPTION_PUSH.format(ref=r.ref), file=out)
+        codes.append(code)
     return min(codes, key=_WORST_FIRST.index)
+
+
+# What the push of the gate's own adoption is told: its base has no gate config, so the
+# adopting commit is judged as any change (a new workflow, a new config), and cannot be
+# judged against what it brings.
+ADOPTION_PUSH = (
+    "gate: {ref} brings the gate's adoption (its config or workflow, absent at the base): "
+    "push that once with `git push --no-verify`; every push after it is judged against the "
+    "config it brings")
+
+ADOPTION_COMMIT = (
+    "gate: this commit brings the gate's adoption (its config or workflow, absent at HEAD): "
+    "commit it once with `git commit --no-verify`, then push it with `git push --no-verify`; "
+    "every commit and push after it is judged against the config it brings")
+
+
+def adopted(repo: str, ref: str) -> bool:
+    """The gate's config or its workflow is at `ref` (`git.INDEX`: staged)."""
+    return config.load(repo, ref).source != "defaults" or git.show(
+        repo, ref, workflow_file.PATH) is not None
+
+
+def brings_adoption(repo: str, base: str, head: str) -> bool:
+    """The push adopts the gate: no config or workflow of its at the base, one at the head."""
+    return not adopted(repo, base) and adopted(repo, head)
 
 
 def main(stage: str, remote: str | None, settings: Settings = Settings()) -> int:

@@ -21,6 +21,8 @@ gate demo: a repository in {root}, with two branches:
                  test_mean to expect the wrong answer, and skipped a test as "flaky".
 
 gate demo: judging the agent's branch as CI would: gate run --base main --head agent
+           (the suite runs twice, not the default 3 times: the demo's config sets
+           `runs = 2` to stay short on a small machine)
 """
 CAUGHT = ("\ngate demo: the gate answered {verdict} (exit {code}) on a change whose own suite "
           "passes:\n")

@@ -11,8 +11,12 @@ from gate.adopt import release
 from gate.errors import GateError
 from gate.vcs import git
 
-_NOT_FOUND = ('command -v gate >/dev/null 2>&1 || { echo "gate: not on PATH: pip install '
-              f'{release.DISTRIBUTION}" >&2; exit 1; }}\n')
+# What a user without the gate on PATH is told: before the first release the index has no
+# `agent-test-gate`, and the gate installs from a clone.
+_INSTALL = (f"pip install {release.DISTRIBUTION}" if release.released() else
+            "pip install /path/to/a/clone/of/gate (git clone it first)")
+_NOT_FOUND = ('command -v gate >/dev/null 2>&1 || { echo "gate: not on PATH: '
+              f'{_INSTALL}" >&2; exit 1; }}\n')
 HOOKS = {
     "pre-commit": (
         "#!/bin/sh\n"

@@ -111,8 +111,9 @@ def write(root: str, edit: Edit) -> None:
 def _tried(root: str) -> bool:
     """The proposed config run once on HEAD (`--check`); whether it passed."""
     from gate.adopt import trial
-    results = trial.run(root, proposed_config(root))
-    for line in trial.lines(results):
+    proposal = proposed_config(root)
+    results = trial.run(root, proposal)
+    for line in trial.lines(results, proposal):
         print(line)
     bad = trial.failing(results)
     if bad:
@@ -134,7 +135,7 @@ def main(repo: str, *, dry_run: bool = False, force: bool = False,
     if plain_hooks:
         git_hooks.check(root, force)  # before anything is written
     found = edits(root, force, shards, precommit=not plain_hooks)
-    said = (propose.notes(root, propose.propose(root)[1])
+    said = (propose.notes(root)
             if any(e.path in (".gate.toml", "pyproject.toml") for e in found) else [])
     if dry_run:
         sys.stdout.write("".join(unified_diff(e) for e in found))
@@ -155,7 +156,9 @@ def main(repo: str, *, dry_run: bool = False, force: bool = False,
         for path in git_hooks.install(root, force):
             print(f"gate init: wrote the git hook {os.path.relpath(path, root)}")
         print("gate init: the hooks judge from the next commit on: commit what init wrote "
-              "first with `git commit --no-verify`, or the adopting commit judges itself")
+              "with `git commit --no-verify` and push that commit with `git push --no-verify` "
+              "(the base has no gate config to judge the adoption against); every commit and "
+              "push after it is judged")
         return 0
     if not found:
         print("gate init: nothing to change")

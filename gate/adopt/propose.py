@@ -1,8 +1,8 @@
 """`gate checks --propose`: a gate config proposed from what the repository has.
 
 package.json scripts (build, test, typecheck required; lint optional), pyproject (pytest;
-mypy and ruff when configured: required only when the detected install brings the tool, else
-optional with a note saying what to add), Cargo.toml (cargo test; clippy optional), go.mod
+mypy and ruff when configured and brought by the detected install; one it does not bring is
+left out, with a note saying how to add it), Cargo.toml (cargo test; clippy optional), go.mod
 (go test ./...; go vet), a Makefile (its check and test targets).
 """
 from __future__ import annotations
@@ -49,27 +49,35 @@ def _configured(root: str, tool: dict[str, object], name: str) -> bool:
     return name in tool or any(os.path.exists(os.path.join(root, n)) for n in files)
 
 
-def _python(root: str) -> list[UserCheck]:
+def _python_tools(root: str) -> list[tuple[str, str, bool, str]]:
+    """The rows of `_PYTHON_TOOLS` whose tool the project configures."""
     try:
         tool = toml.loads(_read(root, "pyproject.toml") or "").get("tool", {})
     except toml.TOMLDecodeError:
         tool = {}
+    return [row for row in _PYTHON_TOOLS
+            if isinstance(tool, dict) and _configured(root, tool, row[0])]
+
+
+def _python(root: str) -> list[UserCheck]:
+    """The checks of the configured tools that the detected install brings: one it does not
+    bring would fail every run with "command not found" (`notes` says how to add it)."""
     brought = detect.python_packages(root)
-    return [UserCheck(name, run, required and dist in brought)
-            for name, run, required, dist in _PYTHON_TOOLS
-            if isinstance(tool, dict) and _configured(root, tool, name)]
+    return [UserCheck(name, run, required) for name, run, required, dist in _python_tools(root)
+            if dist in brought]
 
 
-def notes(root: str, checks: list[UserCheck]) -> list[str]:
-    """What to know about the proposed checks: a tool the install does not bring."""
+def notes(root: str) -> list[str]:
+    """What to know about the proposal: a configured tool the install does not bring, left
+    out, and how to add its check."""
     if not detect.is_python(root):
         return []
     brought = detect.python_packages(root)
-    return [f"`{c.name}` is proposed optional: the detected install does not bring {dist} "
-            f"(add it to the tests' dependency group or extra, or set `install` in "
-            f"[tool.gate], then make the check required)"
-            for c in checks for name, _, _, dist in _PYTHON_TOOLS
-            if c.name == name and dist not in brought]
+    return [f"`{name}` is not proposed: the detected install does not bring {dist}, so "
+            f"`{run}` would not be found. To check it, add {dist} to the tests' dependency "
+            f"group or extra (or set `install` in [tool.gate]), then add a check: "
+            f"[[tool.gate.checks]] name = \"{name}\", run = \"{run}\""
+            for name, run, _, dist in _python_tools(root) if dist not in brought]
 
 
 def _make_targets(root: str) -> set[str]:

@@ -5,6 +5,7 @@ is one that passes (or the user knows what to fix first)."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import Any
 
 from gate.checks import base_tests
@@ -15,6 +16,8 @@ from gate.engine.progress import Progress
 from gate.execution import isolation
 from gate.models import CheckResult
 from gate.vcs import git
+
+_SHOWN = 8  # the output's lines shown for a failing check
 
 
 def run(repo: str, proposal: dict[str, Any], progress: Progress | None = None,
@@ -39,16 +42,33 @@ def failing(results: list[CheckResult]) -> list[CheckResult]:
     return [r for r in results if r.required and _bad(r)]
 
 
-def lines(results: list[CheckResult]) -> list[str]:
-    """What `gate init --check` prints: each check, its status and summary, and each failing
-    check's first finding or its detail's first line."""
+def _command(result: CheckResult, proposal: Mapping[str, Any]) -> str | None:
+    """The command a check of the proposal ran (the suite's `test`, a user check's `run`)."""
+    if result.id == "suite":
+        test = proposal.get("test")
+        return test if isinstance(test, str) else None
+    return next((c.get("run") for c in proposal.get("checks", ())
+                 if isinstance(c, dict) and c.get("name") == result.id), None)
+
+
+def lines(results: list[CheckResult], proposal: Mapping[str, Any] | None = None) -> list[str]:
+    """What `gate init --check` prints: each check, its status and summary; for each failing
+    check, its first finding, or the command it ran, that it fails on HEAD itself (before
+    any change: every pull request would fail alike, which the gate cannot judge) and the
+    first lines of its output where the error is."""
     out = []
     for r in results:
         optional = "" if r.required else " (optional)"
         out.append(f"gate init: tried on HEAD: {r.id}{optional}: {r.status}: {r.summary}")
-        if _bad(r):
-            first = (r.findings[0].message if r.findings else
-                     next((x for x in r.detail.splitlines() if x.strip()), ""))
-            if first:
-                out.append(f"gate init:   {first[:300]}")
+        if not _bad(r):
+            continue
+        if r.findings:
+            out.append(f"gate init:   {r.findings[0].message[:300]}")
+            continue
+        command = _command(r, proposal or {})
+        out.append("gate init:   " + (f"`{command}` " if command else "it ") +
+                   "fails on HEAD itself, before any change: every pull request would fail "
+                   "alike (exit 2: the gate cannot judge it); its output:")
+        shown = [x for x in r.detail.splitlines() if x.strip()][:_SHOWN]
+        out += [f"gate init:   | {x[:300]}" for x in shown]
     return out

@@ -8,8 +8,10 @@ from collections.abc import Mapping, Sequence
 
 from gate.checks import base_tree, common, dropped_deps
 from gate.engine.context import DiffContext
+from gate.execution import judged_files
 from gate.execution.run_workspace import Workspace
 from gate.lang import testdefs
+from gate.lang.languages import JAVASCRIPT_FAMILY
 from gate.models import CheckResult, Finding, Status
 from gate.outcomes import detail, junit, scoped_command
 from gate.outcomes.record import CaseResult
@@ -80,6 +82,25 @@ def _names(paths: list[str], limit: int = 5) -> str:
     return common.listed(paths, limit)
 
 
+_READ = {".py", ".go", ".rs", ".java", ".kt", ".rb", *JAVASCRIPT_FAMILY}
+
+
+def _defining(paths: list[str], files: Mapping[str, bytes | None], checkout: str) -> list[str]:
+    """The files that define a test, as the gate reads their language: a helper under test/
+    (uvu's, tap's) defines none and is not named as a test. A file it cannot read, or whose
+    language it does not read, is named."""
+    named = []
+    for path in paths:
+        blob = files.get(path)
+        if blob is None:
+            blob = judged_files.read(os.path.join(checkout, path), follow=False)
+        found = testdefs.extract(path, (blob or b"").decode("utf-8", "replace"))
+        if (os.path.splitext(path)[1].lower() not in _READ or blob is None or found.defs
+                or found.error):
+            named.append(path)
+    return named
+
+
 def _failed_summary(failed: list[CaseResult]) -> str:
     """How many of the base's tests fail and which; a module that no longer imports is said
     as that (loguru 3fb23a4: a private name the base's test imported is gone), not a test."""
@@ -129,8 +150,9 @@ def plan(ctx: DiffContext, ws: Workspace, command: str) -> Planned | CheckResult
     narrowed = scoped_command.narrowed(command, to_run, ws.checkout)
     trial = Trial(ID, ws, narrowed or command, tests="base", overlay_files=files,
                   extra_addopts=tuple(extra))
-    what = (f"{len(to_run)} base test file(s) ({_names(to_run)})" if narrowed else
-            "the suite with the base's tests" + (f" ({_names(to_run)})" if to_run else ""))
+    named = _defining(to_run, files, ws.checkout)
+    what = (f"{len(to_run)} base test file(s) ({_names(named)})" if narrowed else
+            "the suite with the base's tests" + (f" ({_names(named)})" if named else ""))
     unchanged = tuple(p for p in to_run if p not in files) if narrowed and only_tests else ()
     dropped = dropped_deps.dropped(ctx.text(ctx.base, dropped_deps.MANIFEST),
                                    ctx.text(ctx.head, dropped_deps.MANIFEST)) if any(

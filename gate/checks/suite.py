@@ -217,11 +217,14 @@ def run(ws: Workspace, command: str, runs: int, side_by_side: Sequence[Workspace
 
 def _together(trials: Sequence[Trial], splitter: pieces.Splitter | None,
               beside: Sequence[Trial], at_once: int,
-              ) -> tuple[list[Outcome], tuple[Outcome, ...], frozenset[str]]:
+              ) -> tuple[list[Outcome], tuple[Outcome, ...] | None, frozenset[str]]:
     """The runs side by side, runs 3 and later cut in pieces by `splitter` where it can, with
     the `beside` trials after them on the same cores: each run's outcome (a cut run's joined,
     or run whole again where its pieces did not pass or did not run run 1's tests), the
-    beside trials' outcomes, and the files that passed in a piece of their own."""
+    beside trials' outcomes, and the files that passed in a piece of their own. A hang
+    costs one limit: once a run times out, nothing more starts (the runs, pieces or beside
+    trials still queued; None for the beside ones) and nothing is made again; the runs that
+    were made decide."""
     cuts = [splitter.cut(t) if splitter is not None and i >= CUT_FROM - 1 else None
             for i, t in enumerate(trials)]
     groups = [list(c.trials) if c is not None else [t] for t, c in zip(trials, cuts, strict=True)]
@@ -229,17 +232,26 @@ def _together(trials: Sequence[Trial], splitter: pieces.Splitter | None,
         at_once = max(2, splitter.parts)  # never one after another: that stops at a hang
     rests = {c.rest.name: c for c in cuts if c is not None}
     ended: list[Outcome] = []  # run 1's, once it has ended (run 1 is never cut)
+    hung: list[Outcome] = []  # a run that timed out: the one limit is spent
 
     def job(trial: Trial) -> Outcome | None:
+        if hung:
+            return None  # not started after a hang: it would hang again, a limit more
         cut = rests.get(trial.name)
         if cut is not None and not cut.needs_rest(ended[0].run if ended else None):
             return None  # it would collect nothing
         outcome = scheduler.run_one(trial)
         if trial is trials[0]:
             ended.append(outcome)
+        if outcome.run.completed.timed_out:
+            hung.append(outcome)
         return outcome
 
     done = scheduler.run_jobs(job, [*(p for g in groups for p in g), *beside], at_once)
+    if hung:  # the whole runs that were made decide; nothing made again, nothing beside
+        made = [o for mine in _by_group(done, groups) if len(mine) == 1
+                for o in mine if o is not None]
+        return made, None, frozenset()
     found: list[Outcome] = []
     alone: set[str] = set()
     first = _ran(done[0]).run
@@ -257,6 +269,16 @@ def _together(trials: Sequence[Trial], splitter: pieces.Splitter | None,
     for i, outcome in zip(again, rerun, strict=True):
         found[i] = outcome
     return found, tuple(map(_ran, done)), frozenset(alone)
+
+
+def _by_group(done: Sequence[Outcome | None], groups: Sequence[Sequence[Trial]],
+              ) -> list[list[Outcome | None]]:
+    """The outcomes of each run's trials (a whole run's one, a cut run's pieces)."""
+    out, at = [], 0
+    for group in groups:
+        out.append(list(done[at:at + len(group)]))
+        at += len(group)
+    return out
 
 
 def _ran(outcome: Outcome | None) -> Outcome:

@@ -41,7 +41,7 @@ from gate.execution import (
 from gate.execution.logs import Logs
 from gate.execution.run_workspace import Workspace
 from gate.models import CheckResult, Finding
-from gate.outcomes import base_commands, base_run, baseline, compare, detect
+from gate.outcomes import base_commands, base_run, baseline, compare, detect, unread
 from gate.outcomes.testrun import TestRun
 from gate.pinned import step
 from gate.shards import shares
@@ -191,7 +191,7 @@ def _suite(change: Change, ws: Workspace, root: str, chosen: selection.Selection
             return chosen.nothing()
         runs.extend(done.runs)
         ran.append(done)
-        return chosen.said(done.result)
+        return unread.said(chosen.said(done.result), done.runs, chosen.command, ws.checkout)
 
     try:
         result = timed(suite.ID, progress, run_suite)
@@ -263,6 +263,10 @@ def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Pro
         _skipped_after_suite(change, "skipped: run by shard 1", results)
         return base, found, chosen.share(runs, base)
     planned = early or base_tests.plan(change.diff, ws, command)
+    if results[suite.ID].status == "timeout":  # a hang costs one limit, the suite's
+        planned = CheckResult(base_tests.ID, base_tests.TITLE, "skipped", False,
+                              "skipped: the suite timed out (the head's code would hang "
+                              "again)")
     results[base_tests.ID] = timed(
         base_tests.ID, progress, lambda: planned if isinstance(planned, CheckResult) else
         base_tests.judge(planned, ran.beside if ran is not None else None,

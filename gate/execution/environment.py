@@ -130,16 +130,25 @@ def is_secret(name: str) -> bool:
     return name.startswith(_SECRET_PREFIXES) or bool(_SECRET_NAME.search(name))
 
 
+# Set as a CI runner sets them (GitHub's runners set CI=true): nothing else is added that
+# changes how a program behaves (no NO_COLOR, TERM or PYTHONDONTWRITEBYTECODE): a colour
+# library's tests expect the colour its users get on CI. The gate reads plain output by
+# stripping colour codes (`reading.read`), never by asking the tests for it.
+CI_SETTINGS = {"CI": "true"}
+# What the caller's shell may hold that a CI runner does not: a colour switch (the user's
+# NO_COLOR would fail a colour library's tests that pass on CI), an extra import path, the
+# gate's own cache.
+NOT_ON_A_RUNNER = frozenset({"NO_COLOR", "FORCE_COLOR", "CLICOLOR", "CLICOLOR_FORCE",
+                             "NODE_DISABLE_COLORS", "PY_COLORS", "PYTHONPATH",
+                             "GATE_CACHE_DIR"})
+
+
 def clean_env(environ: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The environment for install and test commands: CI=1, NO_COLOR=1, no secrets, no
-    runner step files."""
+    """The environment for install and test commands: the caller's, as a CI runner has it
+    (`CI=true`), without secrets, git's hook variables or the runner's step files."""
     env = {k: v for k, v in no_git_env(environ).items()
-           if not is_secret(k) and k not in RUNNER_VARIABLES}
-    env["CI"] = "1"
-    env["NO_COLOR"] = "1"
-    env.pop("FORCE_COLOR", None)
-    env.pop("PYTHONPATH", None)
-    env.pop("GATE_CACHE_DIR", None)  # where the gate keeps base outcomes: the gate's alone
+           if not is_secret(k) and k not in RUNNER_VARIABLES and k not in NOT_ON_A_RUNNER}
+    env.update(CI_SETTINGS)
     return env
 
 

@@ -11,7 +11,8 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import TextIO
 
-from gate.engine.verdict import EXIT_CODES
+from gate.engine import judgeable
+from gate.engine.verdict import EXIT_CANNOT_JUDGE, EXIT_CODES
 from gate.github import check_run, comment, freshness, labels, modes, required_checks
 from gate.github.client import Api, ApiError, ApiFactory, Forbidden
 from gate.github.settings import Settings
@@ -21,7 +22,11 @@ from gate.report import json_report, markdown, tests_table, words
 
 
 def one_line(report: Report) -> str:
-    """The `summary` output: the verdict and what did not pass, on one line."""
+    """The `summary` output: the verdict and what did not pass, on one line; where the gate
+    could not judge, that, in the words every front door uses."""
+    why = judgeable.why_not(report)
+    if why is not None:
+        return judgeable.said(why).removeprefix("gate: ")
     n = sum(len(c.findings) for c in report.checks)
     bad = [f"{c.id} {words.outcome(c)}" for c in report.checks
            if c.status not in ("passed", "skipped")]
@@ -39,6 +44,10 @@ def test_outputs(report: Report) -> dict[str, str]:
 
 
 def exit_code(report: Report, fail_on: str) -> int:
+    """The step's exit code: 2 where the gate could not judge, whatever `fail-on` says (it
+    is no verdict); else the verdict's, where `fail-on` fails it."""
+    if judgeable.why_not(report) is not None:
+        return EXIT_CANNOT_JUDGE
     return EXIT_CODES[report.verdict] if report.verdict in check_run.FAILING[fail_on] else 0
 
 
@@ -127,6 +136,10 @@ def publish(report: Report, settings: Settings, report_path: str, *,
                          "workflow annotations and this job summary only.")
     for note in notes:
         print(commands.command("warning", note.replace("`", "")), file=out)
+    why = judgeable.why_not(report)
+    if why is not None:  # an error annotation, and the job summary's first note
+        print(commands.command("error", judgeable.said(why).replace("`", "")), file=out)
+        notes.insert(0, judgeable.said(why).removeprefix("gate: ").capitalize())
     dropped = commands.hidden(items)
     if dropped:
         notes.append(f"{dropped} of {len(items)} annotations are not shown on this step: GitHub "

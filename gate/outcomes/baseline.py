@@ -37,9 +37,10 @@ MakeWorkspace = Callable[[str, str], Workspace]
 
 def needed(result: CheckResult) -> bool:
     """A required check that failed, or whose command was not found (the base says whether
-    the install ever brought it)."""
+    the install ever brought it: the suite's "(run 1: command not found)" too)."""
     return result.required and (result.status == "failed" or (
-        result.status == "error" and result.summary.endswith(": command not found")))
+        result.status == "error" and (result.summary.endswith(": command not found")
+                                      or "run 1: command not found" in result.summary)))
 
 
 def lacks(text: str) -> str | None:

@@ -3,12 +3,13 @@
 A parser reads the run's combined output (and, for pytest, the report file it asked for) and
 returns the runner's counts, or None when the output is not that runner's. Runners that can
 write a machine report without editing the user's command are asked to through the
-environment (`report_env`); Jest, Vitest, Mocha and unittest are read from their closing
+environment (`report_env`); Jest, Vitest, Mocha, unittest and uvu are read from their closing
 summary, and each test is named from the report the gate's preloads write in the run, where
 it agrees with that summary (`runners.reports`).
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -24,6 +25,7 @@ from gate.outcomes.runners import (
     pytest,
     reports,
     unittest,
+    uvu,
     vitest,
 )
 
@@ -41,7 +43,17 @@ PARSERS: dict[str, Callable[[str, str], Counts | None]] = {
     mocha.NAME: mocha.parse,
     node_builtin.NAME: node_builtin.parse,
     unittest.NAME: unittest.parse,
+    uvu.NAME: uvu.parse,
 }
+# Colour codes (SGR, cursor moves): a runner may colour its output in a pipe (uvu does, and
+# any with FORCE_COLOR set by the project); the gate reads it plain, never asking the tests
+# for plain output through the environment.
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
+
+
+def plain(output: str) -> str:
+    """`output` without its colour codes."""
+    return ANSI.sub("", output)
 
 
 def report_env(environ: Mapping[str, str], report: str,
@@ -59,6 +71,7 @@ def read(output: str, report: str, records: Sequence[Any] | None = None) -> Coun
     """The counts of the first runner whose report or summary is found, each test named where
     the runner's preload records (sent on the evidence channel; None: its report file) agree
     with its summary."""
+    output = plain(output)
     for parse in PARSERS.values():
         counts = parse(output, report)
         if counts is not None:

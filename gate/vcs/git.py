@@ -102,10 +102,28 @@ def resolve_commit(repo: str, ref: str) -> str:
             "Fetch it with `git fetch --unshallow` (or `git fetch --deepen=N origin`), "
             "or check out with `fetch-depth: 0` in actions/checkout"
         )
+    found = _usual_bases(repo, ref)
     raise GateError(
         f"unknown ref {ref!r}: no branch, tag or commit of that name in {repo}. "
-        "Check the spelling, or fetch it first (`git fetch origin`)"
+        + (f"Did you mean {' or '.join(repr(b) for b in found)}? " if found else "")
+        + "Check the spelling, or fetch it first (`git fetch origin`)"
     )
+
+
+# The names a default branch goes by, the likeliest first.
+_DEFAULT_BRANCHES = ("main", "master", "trunk", "develop", "default")
+
+
+def _usual_bases(repo: str, ref: str) -> list[str]:
+    """Where `ref` names a usual default branch (or its remote copy) that does not exist,
+    the ones that do: `master` for `main`, `origin/master` for `origin/main`."""
+    remote, _, name = ref.rpartition("/")
+    if name not in _DEFAULT_BRANCHES or remote not in ("", "origin", "upstream"):
+        return []
+    prefix = f"{remote}/" if remote else ""
+    return [f"{prefix}{b}" for b in _DEFAULT_BRANCHES if b != name and subprocess.run(
+        [_git_exe(), "-C", repo, "rev-parse", "--verify", "--quiet", f"{prefix}{b}^{{commit}}"],
+        env=gate_git_env(), capture_output=True).returncode == 0]
 
 
 def merge_base(repo: str, a: str, b: str) -> str:

@@ -337,3 +337,16 @@ def test_a_merge_with_no_report_downloaded_says_so(runner_temp: Path) -> None:
     assert (code, args) == (2, [])
     assert out.startswith("::error title=gate::no shard's report was downloaded (artifacts "
                           "gate-shard-*)")
+
+
+def test_a_run_that_could_not_judge_leaves_its_report_to_the_publish_step(
+    runner_temp: Path
+) -> None:
+    """`gate run` wrote a report and exited 2 (a command not found, failures alike on the
+    base): the publish step reports it and exits 2 (tests/end_to_end/test_cannot_judge.py);
+    without a report (bad input), the run step fails itself."""
+    gate = runner_temp / "gate-venv" / "bin" / "gate"
+    gate.write_text('#!/bin/sh\n[ -n "$WRITE" ] && echo "{}" > "$RUNNER_TEMP/gate-report.json"\n'
+                    'exit 2\n')
+    assert run_step(runner_temp, 2, GATE_BASE="b1", GATE_HEAD="h1", WRITE="1")[0] == 0
+    assert run_step(runner_temp, 2, GATE_BASE="b1", GATE_HEAD="h1")[0] == 2

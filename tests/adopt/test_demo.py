@@ -55,6 +55,8 @@ def test_demo_catches_the_hidden_break_and_cleans_up(tmp_path: Path) -> None:
     assert ("gate demo: the gate answered needs-review (exit 3) on a change whose own suite "
             "passes:") in lines
     assert "  - skip-markers found the new @unittest.skip: a test that no longer runs." in lines
+    # the README says 3 runs; the demo says why its suite line reads "2 of 2 runs"
+    assert "the demo's config sets" in done.stdout and "2 of 2 runs passed" in done.stdout
     assert not _where(done.stdout).exists()
     assert list(tmp_path.iterdir()) == []  # nothing written where it was run
 

@@ -138,6 +138,39 @@ def test_plain_pre_commit_hook_refuses_a_skip_marker_committed_with_a(tmp_path: 
 
 
 @pytest.mark.slow
+def test_the_adoption_is_pushed_as_init_says_and_the_next_push_is_judged(
+        tmp_path: Path) -> None:
+    """After `gate init --git-hooks` the hooks name `--no-verify` for the adopting commit and
+    its push (the base has no gate config to judge it against), and judge what follows."""
+    remote = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(remote)], check=True)
+    repo = Repo(tmp_path / "work")
+    repo.commit({"check.sh": CHECK_SH, "value.txt": "good\n"})
+    repo.git("remote", "add", "origin", str(remote))
+    repo.git("push", "-q", "origin", "main")
+    init = _run(["gate", "init", "--git-hooks"], repo.path)
+    assert init.returncode == 0, init.stderr
+    assert "`git push --no-verify`" in init.stdout
+    repo.write({".gate.toml": 'test = "sh check.sh"\nruns = 1\n'})
+    repo.git("add", "-A")
+    commit = _run(["git", "commit", "-q", "-m", "adopt the gate"], repo.path)
+    assert commit.returncode != 0
+    assert "commit it once with `git commit --no-verify`" in commit.stdout + commit.stderr
+    repo.git("commit", "-q", "--no-verify", "-m", "adopt the gate")
+    push = _run(["git", "push", "-q", "origin", "main"], repo.path)
+    assert push.returncode != 0
+    assert ("refs/heads/main brings the gate's adoption (its config or workflow, absent at the "
+            "base): push that once with `git push --no-verify`") in push.stdout
+    assert _run(["git", "push", "-q", "--no-verify", "origin", "main"], repo.path).returncode == 0
+    repo.commit({"notes.txt": "fine\n"})
+    judged = _run(["git", "push", "-q", "origin", "main"], repo.path)
+    assert (judged.returncode, judged.stdout) == (0, "")
+    repo.commit({"value.txt": "bad\n"})
+    refused = _run(["git", "push", "-q", "origin", "main"], repo.path)
+    assert refused.returncode == 1
+    assert "adoption" not in refused.stdout
+
+
 def test_plain_pre_push_hook_judges_a_new_branch_and_refuses_a_broken_one(
         tmp_path: Path) -> None:
     remote = tmp_path / "remote.git"

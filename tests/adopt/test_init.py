@@ -392,15 +392,16 @@ def test_init_says_which_lines_it_wrote_are_placeholders_before_the_release(
     assert shown == said
 
 
-def test_a_check_nothing_installs_is_proposed_optional_and_init_says_why(
+def test_a_check_nothing_installs_is_not_proposed_and_init_says_how_to_add_it(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     repo = _repo(tmp_path, {"pyproject.toml": "[project]\nname = 'calc'\n\n[tool.mypy]\n"})
     code, out, _ = _init(repo, capsys)
     assert code == 0
-    assert ("gate init: `mypy` is proposed optional: the detected install does not bring "
-            "mypy") in out
+    assert ("gate init: `mypy` is not proposed: the detected install does not bring mypy, so "
+            "`python -m mypy` would not be found. To check it, add mypy to the tests' "
+            "dependency group or extra") in out
     gate = toml.loads((repo.path / "pyproject.toml").read_text())["tool"]["gate"]
-    assert gate["checks"] == [{"name": "mypy", "run": "python -m mypy", "required": False}]
+    assert "checks" not in gate
 
 
 @pytest.mark.slow
@@ -439,15 +440,36 @@ def test_init_check_writes_a_proposal_that_passes_on_head(
 
 @pytest.mark.slow
 @pytest.mark.usefixtures("offline_pip")
-def test_init_check_reports_an_optional_check_that_fails_and_still_writes(
+def test_init_check_leaves_out_a_check_nothing_installs_and_still_writes(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Seen on hukkin/tomli: [tool.mypy] and nothing that installs mypy. The check is proposed
-    optional; on HEAD it cannot run, which is shown and does not stop the config being written."""
+    """Seen on hukkin/tomli: [tool.mypy] and nothing that installs mypy. The check was
+    proposed optional, and failed on HEAD with "no module named mypy": now it is left out,
+    with how to add it, and the config is written."""
     from helpers.pyproject_fixture import PYPROJECT, project
     repo = _repo(tmp_path, project(**{"pyproject.toml": PYPROJECT + "\n[tool.mypy]\n"}))
     code, out, _ = _init(repo, capsys, "--check")
     assert code == 0, out
-    assert ("gate init: tried on HEAD: mypy (optional): error: `python -m mypy`: no module "
-            "named mypy: the install does not bring it") in out
-    assert "gate init: `mypy` is proposed optional: the detected install does not bring mypy" in out
+    assert "tried on HEAD: mypy" not in out
+    assert "gate init: `mypy` is not proposed: the detected install does not bring mypy" in out
     assert "gate init: updated pyproject.toml" in out
+
+
+def test_init_check_that_refuses_says_the_command_that_it_fails_on_head_and_its_output(
+) -> None:
+    """Seen on lukeed/kleur: `gate init --check` refused without saying why. It names the
+    failing command, says it fails on HEAD itself (every pull request would fail alike), and
+    shows the output's first lines."""
+    from gate.adopt import trial
+    from gate.models import CheckResult
+    failed = CheckResult("suite", "Suite", "failed", True, "0 of 1 runs passed (run 1: exit 1)",
+                         detail="\n> kleur@4.1.5 test\n> uvu -r esm test\n\nFAIL colors\n")
+    passed = CheckResult("install", "Install", "passed", True, "`npm install` succeeded")
+    assert trial.lines([passed, failed], {"test": "npm test"}) == [
+        "gate init: tried on HEAD: install: passed: `npm install` succeeded",
+        "gate init: tried on HEAD: suite: failed: 0 of 1 runs passed (run 1: exit 1)",
+        "gate init:   `npm test` fails on HEAD itself, before any change: every pull request "
+        "would fail alike (exit 2: the gate cannot judge it); its output:",
+        "gate init:   | > kleur@4.1.5 test",
+        "gate init:   | > uvu -r esm test",
+        "gate init:   | FAIL colors",
+    ]

@@ -33,21 +33,23 @@ def test_pyproject_with_mypy_and_ruff_configured_and_installed(tmp_path: Path) -
     checks = [UserCheck("mypy", "python -m mypy"),
               UserCheck("ruff", "ruff check .", required=False)]
     assert propose.propose(root) == ("python -m pytest", checks)
-    assert propose.notes(root, checks) == []
+    assert propose.notes(root) == []
 
 
-def test_a_check_whose_tool_the_install_does_not_bring_is_optional_with_a_note(
+def test_a_check_whose_tool_the_install_does_not_bring_is_left_out_with_a_note(
         tmp_path: Path) -> None:
     """Seen: init proposed a required mypy that nothing installed ("No module named mypy")
-    and a ruff that gave "command not found"."""
+    and a ruff that gave "command not found" (then optional: still a check that can only
+    fail). Left out, with how to add it."""
     root = write(tmp_path, {"pyproject.toml": "[tool.mypy]\nstrict = true\n\n[tool.ruff]\n"})
     _, checks = propose.propose(root)
-    assert checks == [UserCheck("mypy", "python -m mypy", required=False),
-                      UserCheck("ruff", "ruff check .", required=False)]
-    assert propose.notes(root, checks) == [
-        f"`{name}` is proposed optional: the detected install does not bring {name} (add it "
-        "to the tests' dependency group or extra, or set `install` in [tool.gate], then make "
-        "the check required)" for name in ("mypy", "ruff")]
+    assert checks == []
+    assert propose.notes(root) == [
+        f"`{name}` is not proposed: the detected install does not bring {name}, so `{run}` "
+        f"would not be found. To check it, add {name} to the tests' dependency group or extra "
+        "(or set `install` in [tool.gate]), then add a check: [[tool.gate.checks]] "
+        f'name = "{name}", run = "{run}"'
+        for name, run in (("mypy", "python -m mypy"), ("ruff", "ruff check ."))]
 
 
 def test_plain_pyproject_proposes_only_pytest(tmp_path: Path) -> None:

@@ -122,7 +122,7 @@ def test_a_token_printed_by_a_test_is_absent_from_every_output(
         "leaked.txt": f"token={TOKEN}\nurl=https://bot:s3cretpass@example.com/x\n"})
     report_file = tmp_path / "report.json"
     code, text, err = gate(capsys, repo.path, "--report", str(report_file), fmt="text")
-    assert code == 1
+    assert code == 2  # the suite fails at base too: not the change's (engine/judgeable.py)
     everything = text + err + report_file.read_text()
     assert TOKEN not in everything
     assert "s3cretpass" not in everything

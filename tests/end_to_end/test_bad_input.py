@@ -154,3 +154,17 @@ def test_a_report_path_that_can_be_written_is_written(
                       "--head", "change", "--report", str(tmp_path / "r.json"))
     assert code == 0
     assert '"verdict": "pass"' in (tmp_path / "r.json").read_text()
+
+
+def test_a_default_branch_of_another_name_is_suggested(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--base main` where the default branch is `master`: the error names `master`."""
+    repo = Repo(tmp_path / "r")
+    repo.commit({"a.txt": "a\n"})
+    repo.git("branch", "-m", "master")
+    code, err = run_cli(capsys, "scan", "--repo", str(repo.path), "--base", "main")
+    assert code == 2
+    assert "unknown ref 'main'" in err
+    assert "Did you mean 'master'?" in err
+    code, err = run_cli(capsys, "scan", "--repo", str(repo.path), "--base", "mian")
+    assert "Did you mean" not in err

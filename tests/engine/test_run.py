@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -161,7 +163,8 @@ def test_an_install_failure_skips_the_suite(
         "`exit 7` failed with exit 7; baseline: the base does not install either (`exit 7`)")
     assert check(report, "suite")["status"] == "skipped"
     assert check(report, "base-tests")["status"] == "skipped"
-    assert (report["verdict"], code) == ("fail", 1)
+    # the base does not install either: the verdict is fail, the change cannot be judged (2)
+    assert (report["verdict"], code) == ("fail", 2)
 
 
 def test_a_missing_test_command_is_an_error_not_a_failure(
@@ -186,29 +189,61 @@ def test_a_hanging_suite_times_out_and_leaves_the_tree_alone(
     assert repo.snapshot() == before
 
 
+# A limit no honest step of these runs comes near, at load 10: the install is a no-op and
+# pytest is the gate's own (no environment to fill), so only the hanging test reaches it.
+HANG_LIMIT = 30
+HANG = "import time\n\n\ndef test_quick():\n    pass\n\n\ndef test_hang():\n" \
+       "    time.sleep(600)\n"
+TWO = "from calc import add\n\n\ndef test_two():\n    assert add(1, 1) == 2\n"
+
+
+def _hang_run(capsys: pytest.CaptureFixture[str], repo: Path, *args: str,
+              ) -> tuple[float, dict[str, Any]]:
+    start = time.monotonic()
+    _, report = gate_run(capsys, repo, "--install", "true", "--test",
+                         f"{sys.executable} -m pytest -q -p no:cacheprovider", "--runs", "3",
+                         "--timeout", str(HANG_LIMIT), *args)
+    return time.monotonic() - start, report
+
+
 def test_a_suite_that_times_out_names_the_limit_its_key_and_the_test_running(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Not 'timed out' alone, after runs x timeout seconds: the first run that hangs says where,
-    and no more runs are made."""
-    hang = "import time\n\n\ndef test_quick():\n    pass\n\n\ndef test_hang():\n" \
-           "    time.sleep(120)\n"
-    repo, _, _ = make_change(tmp_path / "r", project(), {"tests/test_hang.py": hang})
-    _, report = gate_run(capsys, repo.path, "--runs", "3", "--timeout", "4", "--no-parallel")
+    """Not 'timed out' alone, after runs x timeout seconds: the first run that hangs says
+    where, and no more runs are made: a hang costs one limit."""
+    repo, _, _ = make_change(tmp_path / "r", {"calc/__init__.py": CALC,
+                                              "tests/test_calc.py": TEST_CALC,
+                                              "tests/test_two.py": TWO},
+                             {"tests/test_hang.py": HANG})
+    took, report = _hang_run(capsys, repo.path, "--no-parallel")
     suite = check(report, "suite")
     assert suite["status"] == "timeout"
     assert suite["summary"].endswith(
-        "(run 1: timed out at 4s, the limit (`timeout` in [tool.gate], or --timeout), while "
-        "running tests/test_hang.py::test_hang; no more runs made: a run that hangs would hang "
-        "again)"), suite["summary"]
-    # side by side (the default) the runs hang at once, and are not made again one after
-    # another: the gate waits for one time limit, not two
-    _, report = gate_run(capsys, repo.path, "--runs", "3", "--timeout", "4")
+        f"(run 1: timed out at {HANG_LIMIT}s, the limit (`timeout` in [tool.gate], or "
+        "--timeout), while running tests/test_hang.py::test_hang; no more runs made: a run "
+        "that hangs would hang again)"), suite["summary"]
+    assert took < 2 * HANG_LIMIT
+
+
+def test_side_by_side_a_hang_costs_one_limit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Side by side (the default) the runs share the one limit: no run, piece of a cut run or
+    base-tests' part starts after a run timed out, and none is made again one after another
+    (before: run 3 cut in pieces after runs 1 and 2 on two cores, then made again whole, each
+    a limit more: 67 s for a 20 s limit)."""
+    repo, _, _ = make_change(tmp_path / "r", {"calc/__init__.py": CALC,
+                                              "tests/test_calc.py": TEST_CALC,
+                                              "tests/test_two.py": TWO},
+                             {"tests/test_hang.py": HANG})
+    took, report = _hang_run(capsys, repo.path)
     suite = check(report, "suite")
     assert suite["status"] == "timeout"
-    assert suite["summary"].startswith("0 of 3 runs passed")
-    assert "(run 1: timed out at 4s, the limit" in suite["summary"]
+    assert suite["summary"].startswith("0 of 3 runs passed"), suite["summary"]
+    assert f"(run 1: timed out at {HANG_LIMIT}s, the limit" in suite["summary"]
     assert "side by side" not in suite["summary"]
+    assert check(report, "base-tests")["status"] == "skipped"
+    assert took < 2 * HANG_LIMIT, took
 
 
 def test_the_users_tree_is_left_exactly_as_it_was(

@@ -49,5 +49,6 @@ def test_a_head_with_a_change_is_still_run(
     code = cli.main(["run", "--repo", str(repo.path), "--base", "main", "--head", "change",
                      "--runs", "1", "--format", "json"])
     report = json.loads(capsys.readouterr().out)
-    assert (report["verdict"], code) == ("fail", 1)
+    # it fails at base too: the verdict is fail, and the gate cannot judge the change (2)
+    assert (report["verdict"], code) == ("fail", 2)
     assert report["checks"][1]["status"] in ("failed", "error")

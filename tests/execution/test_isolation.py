@@ -442,7 +442,7 @@ def test_the_judged_commands_never_see_the_runners_variables() -> None:
                      "GITHUB_PATH": "/x", "GITHUB_STEP_SUMMARY": "/x", "GITHUB_STATE": "/x",
                      "RUNNER_TEMP": "/t", "ACTIONS_RUNTIME_TOKEN": "t",
                      "ACTIONS_CACHE_URL": "u", "GITHUB_SHA": "abc"})
-    assert env == {"PATH": "/bin", "GITHUB_SHA": "abc", "CI": "1", "NO_COLOR": "1"}
+    assert env == {"PATH": "/bin", "GITHUB_SHA": "abc", "CI": "true"}
 
 
 def test_the_text_report_and_the_json_say_which_isolation() -> None:

@@ -67,7 +67,7 @@ def test_clean_env_drops_secrets_and_git_hook_variables() -> None:
         "NPM_AUTH_TOKEN": "t", "MY_API_KEY": "k", "GIT_DIR": "/x/.git", "GIT_INDEX_FILE": "i",
         "GIT_WORK_TREE": "/x", "FORCE_COLOR": "1", "LANG": "C.UTF-8",
     })
-    assert env == {"PATH": "/bin", "HOME": "/h", "LANG": "C.UTF-8", "CI": "1", "NO_COLOR": "1"}
+    assert env == {"PATH": "/bin", "HOME": "/h", "LANG": "C.UTF-8", "CI": "true"}
 
 
 def test_no_git_env_keeps_everything_else() -> None:

@@ -39,7 +39,7 @@ included; and, in code under test only: `framework-internals`, an import of `_py
 whether it runs under a test or under the gate (`PYTEST_CURRENT_TEST`, `GATE_*`,
 `"pytest" in sys.modules`, `JEST_WORKER_ID`, its callers' frames read beside a test's name,
 `/proc/1` or `bwrap` named, today's date compared with a fixed one); `ci-env-read`, code
-reading `CI` (the gate runs the tests with `CI=1`); `always-equal`, an `__eq__` that answers
+reading `CI` (the gate runs the tests with `CI=true`); `always-equal`, an `__eq__` that answers
 True (or `__ne__` False) whatever it is given, so that every `assert x == expected` passes.
 The scripts the test command runs (the base's test command, its Makefile's `test` and `check`
 recipes, its package.json test scripts, and the shell scripts they name) are followed: a
