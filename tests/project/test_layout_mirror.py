@@ -34,3 +34,9 @@ def test_most_test_files_live_in_a_folder_named_after_a_package() -> None:
     packaged = [f for f in files
                 if (GATE / f.parent.relative_to(ROOT / "tests")).is_dir()]
     assert len(packaged) >= 0.8 * len(files), (len(packaged), len(files))
+
+
+def test_no_module_of_the_product_is_over_400_lines() -> None:
+    long = {str(p.relative_to(ROOT)): n for p in GATE.rglob("*.py")
+            if (n := len(p.read_text().splitlines())) > 400}
+    assert long == {}
