@@ -24,7 +24,11 @@ configuration and JavaScript runner configs; what the head added there, and what
 left there, is removed for the run. In Rust, the base's `#[cfg(test)]` modules are put back
 into the head's source files; in Go, the base's `*_test.go` files; where the base collects
 doctests (`--doctest-modules`, `doctest` in the test command), the base's docstring examples
-into the head's Python sources that changed them. Then it runs the base's
+into the head's Python sources that changed them. The package's own test helpers are test
+code: a module of the package the base's tests load as a pytest plugin (`pytest_plugins` in
+a conftest, `-p` in addopts, a `pytest11` entry point) or take fixtures from (a conftest's
+import of a module that defines fixtures or hooks) is put back from the base where the change
+touched it, and every base test that loads it runs. Then it runs the base's
 tests once more: every base test of a test tree the change touched, added files included (a
 test file the head only adds can patch the code for every test), and of the directory of a
 changed test file outside any tree, when the runner takes paths (pytest, Jest, Vitest, Mocha,

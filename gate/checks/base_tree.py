@@ -142,7 +142,23 @@ def plan(ctx: DiffContext, checkout: str, command: str = "") -> BaseTree:
                    if ctx.is_test_file(p) and not _is_unit_source(p)
                    and (_reads(p, touched) or (testfiles.test_tree(p) is None
                                                and posixpath.dirname(p) in folders))}
+    helpers = _helpers(ctx, changed)
+    files.update(ctx.read(ctx.base, sorted(helpers)))
+    to_run |= {p for p in git.ls_files(ctx.repo, ctx.base) if ctx.is_test_file(p)
+               and not _is_unit_source(p) and any(_in_scope(p, s) for s in helpers.values())}
     discovery = ctx.pytest_config(ctx.base)  # named on its command line, pytest runs it
     to_run = {p for p in to_run if not p.endswith(".py") or discovery.recurses_into(p)}
     return BaseTree(files, sorted(to_run | set(rust) | set(doctests)),
-                    any(is_runner_config(p) for p in changed if p in files))
+                    bool(helpers) or any(is_runner_config(p) for p in changed if p in files))
+
+
+def _helpers(ctx: DiffContext, changed: list[str]) -> dict[str, str]:
+    """The base's test helpers of the package (`gate.lang.pytest_helpers`) that the change
+    touched, with the directory whose tests load each: like a test file, each is put back from
+    the base, and those tests run."""
+    found = ctx.test_helpers() if any(p.endswith(".py") for p in changed) else {}
+    return {p: found[p].scope for p in changed if p in found}
+
+
+def _in_scope(path: str, scope: str) -> bool:
+    return not scope or path.startswith(scope + "/")

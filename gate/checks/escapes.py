@@ -133,7 +133,7 @@ def run(ctx: DiffContext) -> CheckResult:
             left = ctx.unmoved_removed(f)  # a removed line excuses one added line, not two
             removed = _Removed([left[n] for n in sorted(left)])
             findings.extend(_scan(f.path, split, ctx.fresh_lines(f), removed,
-                                  ctx.is_test_file(f.path)))
+                                  ctx.is_test_code(f.path)))
             findings.extend(_allow_findings(f, split))
     return from_findings(ID, TITLE, findings, clean="no new escapes",
                          found="{n} new type or lint escape(s)")

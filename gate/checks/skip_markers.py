@@ -52,7 +52,7 @@ def _aliases(ctx: DiffContext, path: str) -> py_aliases.Aliases:
 
 
 def _file_findings(ctx: DiffContext, changed: ChangedFile) -> list[Finding]:
-    rows = markers.for_file(changed.path, is_test=ctx.is_test_file(changed.path))
+    rows = markers.for_file(changed.path, is_test=ctx.is_test_code(changed.path))
     split = ctx.source(changed.path)
     lexed = split is not None and split.lexed
     note = "" if split is None or split.parsed else _LEXED if lexed else _RAW

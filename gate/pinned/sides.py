@@ -3,7 +3,8 @@ run them over, and the changed code lines that may get mutants.
 
 The base's code is the base's version of every changed non-test source file (a file in a
 language the gate reads, outside every test tree; a Rust source keeps the head's test
-modules); everything else (manifests, data, the test tree) stays the head's."""
+modules); everything else (manifests, data, the test tree, the package's own test helpers:
+`gate.lang.pytest_helpers`) stays the head's."""
 from __future__ import annotations
 
 import dataclasses
@@ -36,7 +37,7 @@ def _is_code(ctx: DiffContext, path: str) -> bool:
     return (language_of(path) is not None
             and (_is_unit_source(path) or not ctx.is_test_file(path))
             and testfiles.test_tree(path) is None and not testfiles.is_test_infrastructure(path)
-            and not _generated(ctx, path))
+            and not ctx.is_test_helper(path) and not _generated(ctx, path))
 
 
 def _code_files(ctx: DiffContext) -> list[ChangedFile]:
