@@ -147,23 +147,29 @@ class _Modules:
                 or testfiles.is_python_test(path, self.python_files))
 
 
-def _entries(values: object) -> Iterator[str]:
-    """The modules of entry-point values: `mod`, `mod:attr`, `name = mod:attr` lines."""
-    items: list[object]
+def _pair(line: str) -> tuple[object, object]:
+    name, _, value = line.partition("=")
+    return name, value
+
+
+def _entries(values: object) -> Iterator[tuple[str, str]]:
+    """(name, module) of entry points: a table of `name = "mod:attr"`, or lines or a list
+    of `name = mod:attr`."""
+    items: list[tuple[object, object]]
     if isinstance(values, dict):
-        items = list(values.values())
+        items = list(values.items())
     elif isinstance(values, str):
-        items = [v.partition("=")[2] or v for v in values.splitlines() if v.strip()]
+        items = [_pair(v) for v in values.splitlines() if "=" in v]
     elif isinstance(values, (list, tuple)):
-        items = [v.partition("=")[2] if isinstance(v, str) and "=" in v else v for v in values]
+        items = [_pair(v) for v in values if isinstance(v, str)]
     else:
         items = []
-    for item in items:
-        if isinstance(item, str) and item.strip():
-            yield item.split(":", 1)[0].split("[", 1)[0].strip()
+    for name, item in items:
+        if isinstance(name, str) and isinstance(item, str) and item.strip():
+            yield name.strip(), item.split(":", 1)[0].split("[", 1)[0].strip()
 
 
-def _setup_py_entries(tree: ast.Module) -> Iterator[str]:
+def _setup_py_entries(tree: ast.Module) -> Iterator[tuple[str, str]]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Dict):
             for key, value in zip(node.keys, node.values, strict=True):
@@ -175,12 +181,12 @@ def _setup_py_entries(tree: ast.Module) -> Iterator[str]:
             yield from _entries(section)
 
 
-def entry_points(read: Reader) -> tuple[str | None, list[str]]:
-    """The distribution's name (None when unknown) and the modules its `pytest11` entry
-    points name."""
+def entry_points(read: Reader) -> tuple[str | None, dict[str, str]]:
+    """The distribution's name (None when unknown) and its `pytest11` entry points: name ->
+    module."""
     blobs = read(["pyproject.toml", "setup.cfg", "setup.py"])
     name: str | None = None
-    found: list[str] = []
+    found: list[tuple[str, str]] = []
     try:
         data = toml.loads((blobs["pyproject.toml"] or b"").decode("utf-8", "replace"))
     except ValueError:
@@ -208,7 +214,7 @@ def entry_points(read: Reader) -> tuple[str | None, list[str]]:
             name = next((k.value.value for k in ast.walk(tree) if isinstance(k, ast.keyword)
                          and k.arg == "name" and isinstance(k.value, ast.Constant)
                          and isinstance(k.value.value, str)), None)
-    return name, found
+    return name, dict(found)
 
 
 def _is_pytest_plugin_distribution(name: str | None) -> bool:
@@ -248,15 +254,17 @@ def find(read: Reader, files: Sequence[str], python_files: Sequence[str],
     todo: list[tuple[str, str, bool, str, str]] = []  # path, module, package, scope, how
     conftests = sorted(p for p in files if testfiles.is_test_infrastructure(p))
     trees = {p: _parse(b) for p, b in read(conftests).items()}
-    for name in addopts_plugins(addopts):
-        todo += [(*m, "", f"`-p {name}` in the pytest configuration")
-                 for m in modules.resolve(name)]
     dist, entries = entry_points(read)
-    products = set(entries) if _is_pytest_plugin_distribution(dist) else {
-        e for e in entries if "." not in e}
-    for name in entries:
-        if name not in products:
-            todo += [(*m, "", "a pytest11 entry point") for m in modules.resolve(name)]
+    # the plugin is the product: a pytest-* distribution's, or a top-level module's or package's
+    products = set(entries.values()) if _is_pytest_plugin_distribution(dist) else {
+        e for e in entries.values() if "." not in e}
+    for name in entries.values():
+        todo += [(*m, "", "a pytest11 entry point") for m in modules.resolve(name)]
+    for name in addopts_plugins(addopts):  # `-p NAME`: an entry point's name, else a module
+        module = entries.get(name, name)
+        todo += [(*m, "", f"`-p {name}` in the pytest configuration")
+                 for m in modules.resolve(module)
+                 if module in entries.values() or not (m[2] and "." not in module)]
     candidates: list[tuple[str, str, bool, str, str]] = []
     for conftest, tree in trees.items():
         if tree is None:

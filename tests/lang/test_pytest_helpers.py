@@ -73,6 +73,16 @@ def test_p_in_addopts_loads_a_helper(tmp_path: Path) -> None:
     assert helpers(tmp_path, base) == {"calc/testing.py": ""}
 
 
+def test_p_names_an_entry_point_before_a_module(tmp_path: Path) -> None:
+    """agronholm/anyio: `-p anyio` loads the entry point `anyio = anyio.pytest_plugin`, not
+    the package `anyio`, which is the code under test."""
+    base = {**_project(), "pytest.ini": "[pytest]\naddopts = -p calc\n",
+            "setup.cfg": "[options.entry_points]\npytest11 =\n    calc = calc.testing\n"}
+    assert helpers(tmp_path / "a", base) == {"calc/testing.py": ""}
+    del base["setup.cfg"]
+    assert helpers(tmp_path / "b", base) == {}
+
+
 def test_a_module_conftest_imports_is_a_helper_only_when_it_defines_fixtures_or_hooks(
         tmp_path: Path) -> None:
     base = _project(
