@@ -222,13 +222,14 @@ def _is_pytest_plugin_distribution(name: str | None) -> bool:
 
 
 def addopts_plugins(addopts: str | list[str]) -> list[str]:
-    """The modules `-p NAME` / `-pNAME` loads in an `addopts` value (not `-p no:NAME`)."""
+    """The plugins `-p NAME` / `-pNAME` names in an `addopts` value, in order (`no:NAME`
+    for one it blocks)."""
     words = addopts if isinstance(addopts, list) else _split(addopts)
     out = []
     for i, word in enumerate(words):
         name = words[i + 1] if word == "-p" and i + 1 < len(words) else (
             word[2:] if word.startswith("-p") and len(word) > 2 else "")
-        if name and not name.startswith("no:"):
+        if name:
             out.append(name)
     return out
 
@@ -255,12 +256,16 @@ def find(read: Reader, files: Sequence[str], python_files: Sequence[str],
     conftests = sorted(p for p in files if testfiles.is_test_infrastructure(p))
     trees = {p: _parse(b) for p, b in read(conftests).items()}
     dist, entries = entry_points(read)
+    named = addopts_plugins(addopts)
+    # `-p no:NAME` blocks the entry point NAME (lundberg/respx blocks its own plugin, which
+    # its tests load through pytester only)
+    entries = {k: v for k, v in entries.items() if f"no:{k}" not in named}
     # the plugin is the product: a pytest-* distribution's, or a top-level module's or package's
     products = set(entries.values()) if _is_pytest_plugin_distribution(dist) else {
         e for e in entries.values() if "." not in e}
     for name in entries.values():
         todo += [(*m, "", "a pytest11 entry point") for m in modules.resolve(name)]
-    for name in addopts_plugins(addopts):  # `-p NAME`: an entry point's name, else a module
+    for name in (n for n in named if not n.startswith("no:")):  # an entry point, else a module
         module = entries.get(name, name)
         todo += [(*m, "", f"`-p {name}` in the pytest configuration")
                  for m in modules.resolve(module)

@@ -83,6 +83,15 @@ def test_p_names_an_entry_point_before_a_module(tmp_path: Path) -> None:
     assert helpers(tmp_path / "b", base) == {}
 
 
+def test_an_entry_point_the_configuration_blocks_is_not_loaded(tmp_path: Path) -> None:
+    """lundberg/respx: `-p no:respx` in addopts; its tests load the plugin through pytester
+    only, so it is the code under test."""
+    base = {**_project(), "setup.cfg": "[options.entry_points]\npytest11 =\n"
+                                       "    calc = calc.testing\n\n[tool:pytest]\n"
+                                       "addopts =\n    -p no:calc\n    -rxXs\n"}
+    assert helpers(tmp_path, base) == {}
+
+
 def test_a_module_conftest_imports_is_a_helper_only_when_it_defines_fixtures_or_hooks(
         tmp_path: Path) -> None:
     base = _project(
