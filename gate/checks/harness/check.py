@@ -80,10 +80,12 @@ PYTHON_PACKAGING = {"pyproject.toml": packaging.pyproject, "setup.cfg": packagin
 
 
 def _with_tests(ctx: DiffContext, path: str) -> bool:
-    """Test files, conftest.py, runner configs and anything under a test directory: where a
-    test framework is at home."""
+    """Test files, conftest.py, the package's own test helpers (a module the base's tests load
+    as a pytest plugin or take fixtures from), runner configs and anything under a test
+    directory: where a test framework is at home."""
     name = posixpath.basename(path)
     return (ctx.is_test_file(path) or testfiles.is_test_infrastructure(path)
+            or ctx.is_test_helper(path)
             or name.startswith(RUNNER_CONFIGS) or name.startswith(("jest", "vitest"))
             or BENCHMARK.search(name) is not None
             or any(part in TEST_DIRS for part in path.split("/")[:-1]))
