@@ -116,3 +116,19 @@ def test_an_honest_change_to_the_package_plugin_passes(
     base_tests = check(report, "base-tests")
     assert base_tests["status"] == "passed", base_tests
     assert report["verdict"] == "pass", [c for c in report["checks"] if c["findings"]]
+
+
+def test_a_helper_fixed_for_todays_pytest_is_not_the_changes_doing(
+        tmp_path: Path, wheelhouse: Path) -> None:
+    """agronholm/anyio f982b249: the base's plugin imports a name the pytest of the day no
+    longer has, so the base's own tests run nothing; the head fixes the import. The base's
+    plugin, put back, runs nothing over the head code either: nothing to compare, no
+    finding."""
+    gone = "from _pytest.python import NoSuchNameAnyMore  # noqa: F401\n" + HELPER
+    report = _run(tmp_path, wheelhouse, {**_base("pytest_plugins"), "calc/testing.py": gone},
+                  {"calc/testing.py": HELPER})
+    assert check(report, "suite")["status"] == "passed"
+    base_tests = check(report, "base-tests")
+    assert base_tests["status"] == "passed", base_tests
+    assert "nor did the base's own tests" in base_tests["summary"]
+    assert report["verdict"] == "pass", [c for c in report["checks"] if c["findings"]]
