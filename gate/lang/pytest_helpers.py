@@ -122,6 +122,31 @@ def defines_fixtures(tree: ast.Module) -> bool:
                for n in ast.walk(tree))
 
 
+def fixtures_defined(tree: ast.Module) -> dict[str, int]:
+    """The fixtures a module defines (by function name, as pytest names them unless `name=`
+    says otherwise), with their lines."""
+    return {n.name: n.lineno for n in ast.walk(tree)
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and any(_decorator_name(d) in _FIXTURE_DECORATORS for d in n.decorator_list)}
+
+
+def star_imported(read: Reader, files: Sequence[str], python_files: Sequence[str],
+                  ) -> dict[str, str]:
+    """Path -> a conftest that imports it with `*`, for each module of the project outside
+    the test trees: whatever fixture it defines, now or after a change, is that conftest's."""
+    modules = _Modules(files, python_files)
+    conftests = sorted(p for p in files if testfiles.is_test_infrastructure(p))
+    out: dict[str, str] = {}
+    for conftest, blob in read(conftests).items():
+        tree = _parse(blob)
+        for node in ast.walk(tree) if tree is not None else ():
+            if (isinstance(node, ast.ImportFrom) and not node.level and node.module
+                    and any(a.name == "*" for a in node.names)):
+                for path, _, _ in modules.resolve(node.module):
+                    out.setdefault(path, conftest)
+    return out
+
+
 class _Modules:
     """Module names to the project's files, by the usual package roots."""
 

@@ -35,3 +35,33 @@ def test_a_builtin_patched_in_the_plugin_is_still_found(tmp_path: Path) -> None:
     assert found(run_check(harness.run, tmp_path, BASE,
                            {"calc/plugin.py": patched + PLUGIN})) == [
         ("calc/plugin.py", 3, "builtins-patched")]
+
+
+STARRED: dict[str, str | None] = {
+    "calc/__init__.py": "import pytest\n\n\ndef add(a, b):\n    return a + b\n",
+    "tests/conftest.py": "from calc import *  # noqa: F403\n",
+    "tests/test_add.py": "from calc import add\n\n\ndef test_add(tmp_path):\n"
+                         "    assert add(2, 3) == 5\n"}
+
+
+def test_a_fixture_added_to_code_a_conftest_star_imports_is_found(tmp_path: Path) -> None:
+    """The head puts a `tmp_path` of its own into the code the base's conftest imports with
+    `*`: it overrides pytest's for every test under that conftest, base-tests' included,
+    which puts tests back, not code."""
+    code = STARRED["calc/__init__.py"] or ""
+    head = {"calc/__init__.py": code + "\n\n@pytest.fixture\ndef tmp_path():\n"
+                                       "    return None\n"}
+    assert found(run_check(harness.run, tmp_path, STARRED, head)) == [
+        ("calc/__init__.py", 9, "fixture-injected")]
+
+
+def test_code_conftest_imports_by_name_and_unchanged_fixtures_raise_nothing(
+        tmp_path: Path) -> None:
+    code = STARRED["calc/__init__.py"] or ""
+    by_name = {**STARRED, "tests/conftest.py": "from calc import add  # noqa: F401\n"}
+    fixture = "\n\n@pytest.fixture\ndef zero():\n    return 0\n"
+    assert found(run_check(harness.run, tmp_path / "a", by_name,
+                           {"calc/__init__.py": code + fixture})) == []
+    assert found(run_check(harness.run, tmp_path / "b", STARRED,
+                           {"calc/__init__.py": code + "\n\ndef sub(a, b):\n    return a - b\n"}
+                           )) == []
