@@ -45,6 +45,15 @@ class Helper:
     path: str
     scope: str  # the directory whose tests load it; "" for every test
     how: str  # how the tests load it, for messages
+    module: str = ""  # its module name
+
+    def spellings(self) -> list[str]:
+        """The other files Python may import for its module, in any of the package roots: a
+        package beside a module (`calc/testing/__init__.py`, imported before
+        `calc/testing.py`), or the module under another root on the path."""
+        rel = self.module.replace(".", "/")
+        return [p for root in ROOTS for p in (f"{root}{rel}.py", f"{root}{rel}/__init__.py")
+                if self.module and p != self.path]
 
 
 def _parse(blob: bytes | None) -> ast.Module | None:
@@ -277,6 +286,7 @@ def find(read: Reader, files: Sequence[str], python_files: Sequence[str],
     there; `read`, what reads them; `python_files` and `addopts`, its pytest configuration."""
     modules = _Modules(files, python_files)
     found: dict[str, list[tuple[str, str]]] = {}  # path -> (scope, how)
+    names: dict[str, str] = {}  # path -> module
     todo: list[tuple[str, str, bool, str, str]] = []  # path, module, package, scope, how
     conftests = sorted(p for p in files if testfiles.is_test_infrastructure(p))
     trees = {p: _parse(b) for p, b in read(conftests).items()}
@@ -312,6 +322,7 @@ def find(read: Reader, files: Sequence[str], python_files: Sequence[str],
         if module in products:
             continue
         found.setdefault(path, []).append((scope, how))
+        names[path] = module
         if path in seen:
             continue
         seen.add(path)
@@ -323,7 +334,7 @@ def find(read: Reader, files: Sequence[str], python_files: Sequence[str],
         todo += [(*m, scope, f"imported by {path}")
                  for name in imported(tree, module, package) for m in modules.resolve(name)
                  if m[0] not in seen and _fixtures_in(read, m[0])]
-    return {path: Helper(path, _scope([s for s, _ in ways]), ways[0][1])
+    return {path: Helper(path, _scope([s for s, _ in ways]), ways[0][1], names[path])
             for path, ways in sorted(found.items())}
 
 

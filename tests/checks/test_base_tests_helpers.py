@@ -132,3 +132,15 @@ def test_a_helper_fixed_for_todays_pytest_is_not_the_changes_doing(
     assert base_tests["status"] == "passed", base_tests
     assert "nor did the base's own tests" in base_tests["summary"]
     assert report["verdict"] == "pass", [c for c in report["checks"] if c["findings"]]
+
+
+def test_a_package_that_shadows_the_helper_is_taken_away(
+        tmp_path: Path, wheelhouse: Path) -> None:
+    """The head leaves calc/testing.py alone and adds calc/testing/__init__.py, which Python
+    imports in its place, with the weakened fixture: base-tests removes it for the run."""
+    report = _run(tmp_path, wheelhouse, _base("pytest_plugins"),
+                  {"calc/__init__.py": BROKEN, "calc/testing/__init__.py": WEAKENED})
+    assert check(report, "suite")["status"] == "passed"
+    base_tests = check(report, "base-tests")
+    assert base_tests["status"] == "failed", base_tests
+    assert "test_add" in base_tests["summary"]

@@ -61,3 +61,13 @@ def test_code_conftest_imports_is_not_put_back(tmp_path: Path) -> None:
     tree = plan(tmp_path, base, {"calc/__init__.py": "def add(a, b):\n    return sum((a, b))\n",
                                  "calc/testing.py": WEAKER})
     assert (tree.files, tree.to_run, tree.configs_changed) == ({}, [], False)
+
+
+def test_a_module_the_head_adds_in_the_helpers_place_is_removed(tmp_path: Path) -> None:
+    """A package beside the helper, or the helper's module under src/, is what Python would
+    import in its place: removed for the run, and the helper's tests run."""
+    tree = plan(tmp_path, BASE, {"calc/testing/__init__.py": WEAKER,
+                                 "src/calc/testing.py": WEAKER})
+    assert tree.files == {"calc/testing.py": HELPER.encode(),
+                          "calc/testing/__init__.py": None, "src/calc/testing.py": None}
+    assert tree.to_run == ["tests/unit/deep/test_deep.py", "tests/unit/test_zero.py"]
