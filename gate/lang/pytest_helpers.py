@@ -12,7 +12,8 @@ A module is a helper when
   is the plugin: `time_machine = time_machine`): there the plugin is the code under test;
 - a conftest imports it (`from mypkg.testing import *`) and it defines a fixture or a
   `pytest_*` hook. A module conftest imports only for the code under test
-  (`from mypkg import parse`) is code;
+  (`from mypkg import parse`) is code, and so is a top-level module or package, whatever it
+  defines (`import time_machine`, whose fixture is its product);
 - a helper imports it (`from .fixtures import *`) and it defines a fixture or a hook, or a
   helper names it in its own `pytest_plugins`.
 
@@ -314,7 +315,8 @@ def find(read: Reader, files: Sequence[str], python_files: Sequence[str],
             todo += [(*m, scope, f"`pytest_plugins` in {conftest}")
                      for m in modules.resolve(name)]
         for name in imported(tree):
-            candidates += [(*m, scope, f"imported by {conftest}") for m in modules.resolve(name)]
+            candidates += [(*m, scope, f"imported by {conftest}")
+                           for m in modules.resolve(name) if "." in name]
     todo += [c for c in candidates if c[1] not in products and _fixtures_in(read, c[0])]
     seen: set[str] = set()
     while todo:
@@ -333,7 +335,7 @@ def find(read: Reader, files: Sequence[str], python_files: Sequence[str],
                  for m in modules.resolve(name)]
         todo += [(*m, scope, f"imported by {path}")
                  for name in imported(tree, module, package) for m in modules.resolve(name)
-                 if m[0] not in seen and _fixtures_in(read, m[0])]
+                 if "." in name and m[0] not in seen and _fixtures_in(read, m[0])]
     return {path: Helper(path, _scope([s for s, _ in ways]), ways[0][1], names[path])
             for path, ways in sorted(found.items())}
 

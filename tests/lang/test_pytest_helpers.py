@@ -101,6 +101,17 @@ def test_a_module_conftest_imports_is_a_helper_only_when_it_defines_fixtures_or_
     assert helpers(tmp_path, base) == {"calc/testing.py": "tests", "calc/hooks.py": "tests"}
 
 
+def test_a_top_level_package_conftest_imports_is_the_code_whatever_it_defines(
+        tmp_path: Path) -> None:
+    """adamchainz/time-machine's package defines its `time_machine` fixture: importing it in
+    conftest or in a helper does not make the product a helper."""
+    base = {**_project(tests__conftest_DOT_py="import calc\nfrom calc import *  # noqa\n"
+                                              "pytest_plugins = ['calc.testing']\n",
+                       calc__testing_DOT_py="from calc import add\n" + FIXTURES),
+            "calc/__init__.py": CODE + FIXTURES}
+    assert helpers(tmp_path, base) == {"calc/testing.py": "tests"}
+
+
 def test_what_a_helper_imports_with_fixtures_is_a_helper_too(tmp_path: Path) -> None:
     base = {"calc/__init__.py": CODE, "calc/core.py": CODE, "tests/test_z.py": TEST,
             "calc/testing/__init__.py": "from .fixtures import *  # noqa\n"
