@@ -15,6 +15,7 @@ from gate.lang.languages import JAVASCRIPT_FAMILY
 from gate.models import CheckResult, Finding, Status
 from gate.outcomes import detail, junit, scoped_command
 from gate.outcomes.record import CaseResult
+from gate.outcomes.testrun import TestRun
 from gate.trials import layer, scheduler
 from gate.trials.trial import Outcome, Trial
 
@@ -27,7 +28,11 @@ configuration and JavaScript runner configs; what the head added there, and what
 left there, is removed for the run. In Rust, the base's `#[cfg(test)]` modules are put back
 into the head's source files; in Go, the base's `*_test.go` files; where the base collects
 doctests (`--doctest-modules`, `doctest` in the test command), the base's docstring examples
-into the head's Python sources that changed them. Then it runs the base's
+into the head's Python sources that changed them. The package's own test helpers are test
+code: a module of the package the base's tests load as a pytest plugin (`pytest_plugins` in
+a conftest, `-p` in addopts, a `pytest11` entry point) or take fixtures from (a conftest's
+import of a module that defines fixtures or hooks) is put back from the base where the change
+touched it, and every base test that loads it runs. Then it runs the base's
 tests once more: every base test of a test tree the change touched, added files included (a
 test file the head only adds can patch the code for every test), and of the directory of a
 changed test file outside any tree, when the runner takes paths (pytest, Jest, Vitest, Mocha,
@@ -39,7 +44,9 @@ conftest or configuration differs) and the suite's run 3 was cut in pieces, a ba
 the head has unchanged is read from the piece that ran it alone over the head code (the same
 file, code and support files: the same run), if that piece passed with every test the whole
 run ran in it; only the base's versions of the files the head changed or removed run again.
-A failure means the change altered behaviour that an existing test pinned down: either the
+Where the base's own run ran no test (its plugin does not load with the pytest of the day)
+and the base's tests run none over the head code either, there is nothing to compare: no
+finding. A failure means the change altered behaviour that an existing test pinned down: either the
 intended fix of a bug, or a regression hidden by editing that test. A person decides. Where
 the base's files could not be collected because they import a module the head's install no
 longer brings (the change dropped it from pyproject.toml's dependencies, extras or groups), the
@@ -193,7 +200,8 @@ def failure_kind(message: str) -> str:
 
 def judge(planned: Planned, outcomes: Sequence[Outcome] | None = None,
           passed_alone: frozenset[str] = frozenset(), at_once: int | None = None,
-          failing_at_base: Mapping[str, str] | None = None) -> CheckResult:
+          failing_at_base: Mapping[str, str] | None = None,
+          base_started: bool = True) -> CheckResult:
     """The check's result: passed where its `parts` all passed (`outcomes`, in their order;
     None: run them here, split across `at_once` cores) and, where they were made for reuse,
     every unchanged file passed in a piece of the suite of its own (`passed_alone`); else
@@ -202,7 +210,11 @@ def judge(planned: Planned, outcomes: Sequence[Outcome] | None = None,
     `failure_kind` in the base's tests over the base's code), is not the change's doing. The
     same way: the base's run may run beside the head's commands, and one that holds a port
     the base's test needs would make it fail at base otherwise (`OSError` for an
-    `AssertionError`), and hide what base-tests found."""
+    `AssertionError`), and hide what base-tests found. Where the base's own run ran no test
+    (`base_started` false: its plugin does not load in this environment, say) and the base's
+    tests run no test over the head code either, there is nothing to compare: not the change's
+    doing (agronholm/anyio f982b249 fixes its plugin for the pytest of the day, which the
+    base's plugin, put back, does not load in)."""
     start = time.monotonic()
     reuse = bool(planned.unchanged) and set(planned.unchanged) <= passed_alone
     if outcomes is None:
@@ -216,10 +228,11 @@ def judge(planned: Planned, outcomes: Sequence[Outcome] | None = None,
         took = max([time.monotonic() - start, *(o.run.completed.duration_s for o in outcomes)])
         return CheckResult(ID, TITLE, "passed", False, f"{planned.what} pass on the head code",
                            duration_s=took)
-    return _unsplit(planned, failing_at_base or {})
+    return _unsplit(planned, failing_at_base or {}, base_started)
 
 
-def _unsplit(planned: Planned, failing_at_base: Mapping[str, str]) -> CheckResult:
+def _unsplit(planned: Planned, failing_at_base: Mapping[str, str],
+             base_started: bool = True) -> CheckResult:
     files, to_run, what = planned.files, planned.to_run, planned.what
     result = scheduler.run_one(planned.trial).run
     failed = [pin(t, files, to_run) for t in result.failed_tests]
@@ -227,6 +240,11 @@ def _unsplit(planned: Planned, failing_at_base: Mapping[str, str]) -> CheckResul
     if result.passed:
         return CheckResult(ID, TITLE, "passed", False, f"{what} pass on the head code",
                            duration_s=duration)
+    if not base_started and _ran_nothing(result):
+        return CheckResult(ID, TITLE, "passed", False, (
+            f"{what} run no test on the head code ({result.problem()}), nor did the base's own "
+            "tests on the base's code: nothing to compare here, not this change's doing"),
+            detail=detail.excerpt([], result.completed.output), duration_s=duration)
     old = [t for t in failed if failing_at_base.get(t.name) == failure_kind(t.message)]
     if old and result.completed.returncode in (0, 1):
         # sloria/environs: a test that fails in the boundary at base and head alike was said
@@ -255,6 +273,13 @@ def _unsplit(planned: Planned, failing_at_base: Mapping[str, str]) -> CheckResul
     return CheckResult(ID, TITLE, status, False, said,
                        detail=detail.excerpt(failed, result.completed.output),
                        findings=findings, duration_s=duration)
+
+
+def _ran_nothing(result: TestRun) -> bool:
+    """A run that ended by itself and ran no test: the session did not start."""
+    c = result.completed
+    return not c.timed_out and not c.not_found and c.returncode != 0 and (
+        result.counts is None or result.counts.passed + result.counts.failed == 0)
 
 
 def run(ctx: DiffContext, ws: Workspace, command: str,

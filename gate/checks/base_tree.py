@@ -142,7 +142,34 @@ def plan(ctx: DiffContext, checkout: str, command: str = "") -> BaseTree:
                    if ctx.is_test_file(p) and not _is_unit_source(p)
                    and (_reads(p, touched) or (testfiles.test_tree(p) is None
                                                and posixpath.dirname(p) in folders))}
+    helpers, shadows = _helpers(ctx, changed)
+    files.update(ctx.read(ctx.base, sorted(helpers)))
+    files.update({p: None for p in shadows})
+    to_run |= {p for p in git.ls_files(ctx.repo, ctx.base) if ctx.is_test_file(p)
+               and not _is_unit_source(p) and any(_in_scope(p, s) for s in helpers.values())}
     discovery = ctx.pytest_config(ctx.base)  # named on its command line, pytest runs it
     to_run = {p for p in to_run if not p.endswith(".py") or discovery.recurses_into(p)}
     return BaseTree(files, sorted(to_run | set(rust) | set(doctests)),
-                    any(is_runner_config(p) for p in changed if p in files))
+                    bool(helpers) or any(is_runner_config(p) for p in changed if p in files))
+
+
+def _helpers(ctx: DiffContext, changed: list[str]) -> tuple[dict[str, str], list[str]]:
+    """The base's test helpers of the package (`gate.lang.pytest_helpers`) that the change
+    touched, with the directory whose tests load each: like a test file, each is put back from
+    the base, and those tests run. And the files the head added that Python would import in
+    a helper's place (`calc/testing/__init__.py` beside `calc/testing.py`): removed for the
+    run, and the helper counts as touched."""
+    found = ctx.test_helpers() if any(p.endswith(".py") for p in changed) else {}
+    added = {p for p, blob in ctx.read(ctx.base, changed).items() if blob is None} if (
+        found) else set()
+    touched, shadows = {}, []
+    for path, helper in found.items():
+        mine = [p for p in helper.spellings() if p in added]
+        if path in changed or mine:
+            touched[path] = helper.scope
+            shadows += mine
+    return touched, sorted(shadows)
+
+
+def _in_scope(path: str, scope: str) -> bool:
+    return not scope or path.startswith(scope + "/")

@@ -207,7 +207,7 @@ def run(ctx: DiffContext) -> CheckResult:
     for f in files:
         if blobs[f.path] is not None:
             split = ctx.source(f.path)
-            in_tests = ctx.is_test_file(f.path)
+            in_tests = ctx.is_test_code(f.path)
             fresh = ctx.fresh_lines(f)
             found = _by_statement(ctx, f, _rows(f.path, in_tests), fresh)
             if found is None:

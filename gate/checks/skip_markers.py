@@ -107,7 +107,7 @@ def _by_definition(ctx: DiffContext, changed: ChangedFile, head: _Side) -> list[
     belong to (`gate.lang.identity`); None when a side does not parse."""
     base_path = changed.moved_from or changed.path
     had_base = changed.status != "added" or changed.moved_from is not None
-    base = _side(ctx, ctx.base, base_path, ctx.is_test_file(base_path)) if had_base else None
+    base = _side(ctx, ctx.base, base_path, ctx.is_test_code(base_path)) if had_base else None
     head_anchors = identity.anchors(head.path, head.text, head.split)
     base_anchors = (identity.anchors(base.path, base.text, base.split)
                     if base is not None else None)
@@ -148,7 +148,7 @@ def _by_definition(ctx: DiffContext, changed: ChangedFile, head: _Side) -> list[
 
 
 def _file_findings(ctx: DiffContext, changed: ChangedFile) -> list[Finding]:
-    head = _side(ctx, ctx.head, changed.path, ctx.is_test_file(changed.path))
+    head = _side(ctx, ctx.head, changed.path, ctx.is_test_code(changed.path))
     if head is None:
         return []
     if head.split is not None and head.split.parsed:

@@ -177,12 +177,12 @@ def run(ctx: DiffContext) -> CheckResult:
                                     and not f.symlink and not _generated(ctx, f.path)))
     base, head, uncollected = _Side(), _Side(), _Side()
     for path, text in _read(ctx, ctx.base, base_paths).items():
-        if ctx.is_test_file(path):
+        if ctx.is_test_code(path):
             base.add(path, extract(path, text))
     if not base.occurrences:  # nothing could have been removed: the head need not be read
         head_paths = []
     for path, text in _read(ctx, ctx.head, head_paths).items():
-        (head if ctx.is_test_file(path) else uncollected).add(path, extract(path, text))
+        (head if ctx.is_test_code(path) else uncollected).add(path, extract(path, text))
     base_names = set(base.counts())
     new_by_file: dict[str, list[str]] = defaultdict(list)
     for occ in head.occurrences:

@@ -5,7 +5,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from gate.engine.config import Config
-from gate.lang import generated, pytest_config, source, testfiles
+from gate.lang import generated, pytest_config, pytest_helpers, source, testfiles
 from gate.lang.lines import Source
 from gate.lang.pytest_config import PytestConfig
 from gate.vcs import attributes, git, moves
@@ -24,6 +24,7 @@ class DiffContext:
     _rules: dict[str, tuple[attributes.Rule, ...]] = dataclasses.field(default_factory=dict)
     _sources: dict[str, Source | None] = dataclasses.field(default_factory=dict)
     _moved: dict[int, moves.Moves] = dataclasses.field(default_factory=dict)
+    _helpers: dict[str, pytest_helpers.Helper] | None = None
 
     def read(self, ref: str, paths: Sequence[str]) -> dict[str, bytes | None]:
         """File contents at `ref` (None where absent); each blob is read from git once."""
@@ -90,3 +91,23 @@ class DiffContext:
             python_files=self.pytest_config(self.base).python_files,
             test_paths=self.config.test_paths,
         )
+
+    def test_helpers(self) -> dict[str, pytest_helpers.Helper]:
+        """The package's own test helpers (`gate.lang.pytest_helpers`), by the BASE's files:
+        a head cannot add a module of its code to them to have it judged as tests."""
+        if self._helpers is None:
+            cfg = self.pytest_config(self.base)
+            self._helpers = pytest_helpers.find(
+                lambda paths: self.read(self.base, paths), git.ls_files(self.repo, self.base),
+                cfg.python_files, cfg.options.get("addopts", ""))
+        return self._helpers
+
+    def is_test_helper(self, path: str) -> bool:
+        """A module of the package the base's tests load as a plugin or take fixtures from."""
+        return (path.endswith(".py") and testfiles.test_tree(path) is None
+                and path in self.test_helpers())
+
+    def is_test_code(self, path: str) -> bool:
+        """A test file or a test helper of the package: a change to either is a change to the
+        tests."""
+        return self.is_test_file(path) or self.is_test_helper(path)

@@ -271,7 +271,8 @@ def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Pro
         base_tests.ID, progress, lambda: planned if isinstance(planned, CheckResult) else
         base_tests.judge(planned, ran.beside if ran is not None else None,
                          ran.passed_alone if ran is not None else frozenset(),
-                         failing_at_base=_failing_at_base(base)))
+                         failing_at_base=_failing_at_base(base),
+                         base_started=base is None or base.passed or base.counts is not None))
     results[pinned.ID] = step.check(change, ws, command, os.path.dirname(ws.scratch),
                                     results[suite.ID], progress, runs)
     _user_checks(change, ws, progress, results)

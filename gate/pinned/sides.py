@@ -3,7 +3,12 @@ run them over, and the changed code lines that may get mutants.
 
 The base's code is the base's version of every changed non-test source file (a file in a
 language the gate reads, outside every test tree; a Rust source keeps the head's test
-modules); everything else (manifests, data, the test tree) stays the head's."""
+modules); everything else (manifests, data, the test tree) stays the head's. The package's
+own test helpers (`gate.lang.pytest_helpers`) are test code, without mutants, but where code
+changed they are put back with it: a fix in the package's pytest plugin is what the head's new
+tests pin (pytest-dev/pyfakefs 9f38b89 fixes its plugin's pausing and tests it: with the head's
+plugin over the base's code the new test passed, a false `passes-at-base`); a new test that
+uses a fixture only the head's helper has fails there, as one that imports a new name."""
 from __future__ import annotations
 
 import dataclasses
@@ -37,7 +42,7 @@ def _is_code(ctx: DiffContext, path: str) -> bool:
     return (language_of(path) is not None
             and (_is_unit_source(path) or not ctx.is_test_file(path))
             and testfiles.test_tree(path) is None and not testfiles.is_test_infrastructure(path)
-            and not _generated(ctx, path))
+            and not ctx.is_test_helper(path) and not _generated(ctx, path))
 
 
 def _code_files(ctx: DiffContext) -> list[ChangedFile]:
@@ -82,6 +87,9 @@ def base_code(ctx: DiffContext) -> dict[str, bytes | None]:
         out[f.path] = was
         if f.moved_from and f.moved_from not in out:
             out[f.moved_from] = base[f.moved_from]
+    if out:  # the base's helpers too: a plugin's fix is what the head's tests may pin
+        helpers = [f.path for f in ctx.files if ctx.is_test_helper(f.path)]
+        out.update(ctx.read(ctx.base, helpers))
     return out
 
 

@@ -37,6 +37,8 @@ def _is_doc(path: str) -> bool:
 def _is_test(ctx: DiffContext, path: str) -> bool:
     if testfiles.test_tree(path) is not None or testfiles.is_test_infrastructure(path):
         return True
+    if ctx.is_test_helper(path):  # the package's own pytest plugin or fixtures
+        return True
     if path.endswith(".rs"):  # every Rust file may hold tests: outside a test tree, code
         return False
     return ctx.is_test_file(path)

@@ -6,7 +6,14 @@ import posixpath
 import re
 
 from gate.checks.common import from_findings
-from gate.checks.harness import bytecode, command_scripts, js_reach, packaging, python_reach
+from gate.checks.harness import (
+    bytecode,
+    command_scripts,
+    injected,
+    js_reach,
+    packaging,
+    python_reach,
+)
 from gate.engine.context import DiffContext
 from gate.lang import testfiles
 from gate.models import CheckResult, Finding
@@ -45,7 +52,12 @@ The scripts the test command runs (the base's test command, its Makefile's `test
 recipes, its package.json test scripts, and the shell scripts they name) are followed: a
 Python script so run is read as code under test wherever it lies, and `test-script-env` is
 a shell script so run that sets what the runner loads (`PYTEST_PLUGINS`, `PYTEST_ADDOPTS`,
-`PYTHONPATH`, `LD_PRELOAD`, `NODE_OPTIONS`, `pytest -p`).
+`PYTHONPATH`, `LD_PRELOAD`, `NODE_OPTIONS`, `pytest -p`). `fixture-injected`: a fixture added
+to a module of the code that a conftest of the base imports with `*`: it becomes that
+conftest's fixture for every test under it, the base's in base-tests too (which puts tests
+back, never code), and overrides pytest's or a plugin's of the same name. The package's own
+test helpers (a module the base's tests load as a pytest plugin or take fixtures from) are
+read as conftest.py is.
 After the install (`gate run` only): `install-left-files`, files git does not track that the
 install wrote into the checkout where a runner loads them (conftest.py, pytest.ini, an
 `__init__.py` under a test path, a jest or vitest config); `install-site-hook`, a `.pth` or
@@ -78,7 +90,7 @@ reviewer must read what it does to a test run."""
 RULES = ("test-plugin-entry-point", "build-backend", "setup-cmdclass", "site-hook-file",
          "setup-writes-site", "binary-python", "framework-patched", "builtins-patched",
          "sys-modules-swap", "framework-internals", "pytest-hook", "test-run-detected",
-         "ci-env-read", "always-equal", "test-script-env",
+         "ci-env-read", "always-equal", "test-script-env", "fixture-injected",
          "install-left-files", "install-site-hook", "plugin-loaded-only-at-head",
          "plugin-list-missing-at-head", "framework-changed-in-run", "evidence-tampered",
          "seen-at-run-time")
@@ -90,10 +102,12 @@ PYTHON_PACKAGING = {"pyproject.toml": packaging.pyproject, "setup.cfg": packagin
 
 
 def _with_tests(ctx: DiffContext, path: str) -> bool:
-    """Test files, conftest.py, runner configs and anything under a test directory: where a
-    test framework is at home."""
+    """Test files, conftest.py, the package's own test helpers (a module the base's tests load
+    as a pytest plugin or take fixtures from), runner configs and anything under a test
+    directory: where a test framework is at home."""
     name = posixpath.basename(path)
     return (ctx.is_test_file(path) or testfiles.is_test_infrastructure(path)
+            or ctx.is_test_helper(path)
             or name.startswith(RUNNER_CONFIGS) or name.startswith(("jest", "vitest"))
             or BENCHMARK.search(name) is not None
             or any(part in TEST_DIRS for part in path.split("/")[:-1]))
@@ -172,7 +186,8 @@ def run(ctx: DiffContext) -> CheckResult:
     ctx.read(ctx.head, [f.path for f in files])
     scripts = command_scripts.scripts(ctx, set(git.ls_files(ctx.repo, ctx.head))) if any(
         f.path.endswith(command_scripts.SCRIPT_SUFFIXES) for f in files) else set()
-    findings = [finding for f in files for finding in _file(ctx, f, scripts)] + _bytecode(ctx)
+    findings = [finding for f in files for finding in _file(ctx, f, scripts)] + _bytecode(
+        ctx) + injected.findings(ctx)
     return from_findings(ID, TITLE, findings, clean="nothing outside the tests changes how "
                          "they run", found="{n} change(s) outside the tests that can change "
                          "how they run")
