@@ -321,9 +321,13 @@ def run_with_outcomes(ws: Workspace, command: str, runs: int,
         # another tell apart. None passed: the same failure in every run (a hang would hang
         # again), and running them all once more would only double the cost of a failure.
         # Only the varied run failed: its conditions are the suspect, and their repeats
-        # (`varieds.dependent`) decide.
+        # (`varieds.dependent`) decide; where they do not explain it (it passes when repeated
+        # under them too), the runs are run again one after another like any other.
         only_varied = all(o.run.passed for o in found if not o.trial.conditions)
-        if not hung and 0 < together < len(found) and not only_varied:
+        mixed = not hung and 0 < together < len(found)
+        changed = varieds.dependent(found, fresh, len(side_by_side), tell) if (
+            mixed and only_varied) else None
+        if mixed and not changed:
             tell("again one after another")
             found = scheduler.run(_trials([ws], command, runs, seed, "suite-run", varied),
                                   starting=lambda i: tell(f"run {i} of {runs}"))
@@ -332,10 +336,12 @@ def run_with_outcomes(ws: Workspace, command: str, runs: int,
                 note += (": the runs interfere with each other (fixed ports, shared files?);"
                          " set parallel = false")
     else:
+        changed = None
         found = scheduler.run(_trials([ws], command, runs, seed, "suite-run", varied),
                               starting=lambda i: tell(f"run {i} of {runs}"))
     at_once = max(len(side_by_side), 1)
-    changed = varieds.dependent(found, fresh, at_once, tell)
+    if not changed:  # asked of the runs that decide (already, where they were side by side)
+        changed = varieds.dependent(found, fresh, at_once, tell)
     dependent = _order_dependent(found, fresh, at_once, tell, known=changed)
     results = [o.run for o in found]
     return Ran(judge(results, runs, note, duration_s=time.monotonic() - start,  # wall time

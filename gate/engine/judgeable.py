@@ -29,10 +29,12 @@ SET_COMMANDS = ("set `install` and `test` in [tool.gate] (or .gate.toml) on the 
 
 def _fails_at_base_too(check: CheckResult) -> bool:
     """The baseline (gate/outcomes/baseline.py) found this failure on the base as well, and
-    no regression beside it."""
+    no regression beside it. A base that does not install is the same failure only for the
+    install: a head whose install works and whose suite fails failed in another way."""
     _, _, baseline = check.summary.partition("; baseline: ")
     return bool(baseline) and REGRESSION not in baseline and (
-        PRE_EXISTING in baseline or "the base does not install either" in baseline)
+        PRE_EXISTING in baseline or (check.id == install.ID
+                                     and "the base does not install either" in baseline))
 
 
 def why_not(report: Report) -> str | None:

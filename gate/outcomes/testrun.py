@@ -39,11 +39,18 @@ class TestRun:
     def passed(self) -> bool:
         """Exit status and the runner's counts must agree: a run passes only if both say so
         (a run that exits 0 with failures, or having run no test, does not pass)."""
-        if not self.completed.ok:
+        if not self.completed.ok or self.cut_short:
             return False
         if self.counts is None:
             return not self.expects_report
         return self.counts.failed == 0 and self.counts.passed > 0
+
+    @property
+    def cut_short(self) -> bool:
+        """A pytest session that never sent its end, and the command exited 0: what it sent
+        before is all there is, and the run does not pass on it."""
+        return self.counts is not None and any(
+            e.startswith("end-missing:") for e in self.counts.evidence)
 
     def problem(self) -> str:
         """Why the run did not pass, in a few words."""
@@ -63,7 +70,7 @@ class TestRun:
             if runner == "pytest" and c.returncode in _PYTEST_EXITS:
                 return f"exit {c.returncode}: {_PYTEST_EXITS[c.returncode]}"
             return f"exit {c.returncode}"
-        if self.counts is None and self.expects_report:
+        if (self.counts is None and self.expects_report) or self.cut_short:
             return "exit 0 but pytest wrote no report: the session was cut short (os._exit?)"
         if self.counts is not None and self.counts.failed:
             return f"exit 0 but {self.counts.failed} test(s) failed"

@@ -455,14 +455,16 @@ def test_a_change_outside_tests_costs_only_the_suite_runs(
 def test_a_test_that_exits_the_process_with_0_does_not_pass(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], spelling: tuple[str, ...]
 ) -> None:
-    """`os._exit(0)` ends pytest before it reports: exit status 0, no report, no summary.
-    Whatever the spelling of the pytest command, the report is expected."""
+    """`os._exit(0)` ends pytest before it reports: exit status 0, no report, no summary; the
+    evidence sent as it ran has the two tests that passed before, and no end of the session.
+    Whatever the spelling of the pytest command, the run does not pass."""
     exits = "import os\n\n\ndef test_leave():\n    os._exit(0)\n"
     repo, _, _ = make_change(tmp_path / "r", project(), {"tests/test_leave.py": exits})
     _, report = gate_run(capsys, repo.path, "--runs", "1", *spelling)
     suite = check(report, "suite")
     assert suite["status"] == "failed"
-    assert suite["summary"] == ("0 of 1 runs passed (run 1: exit 0 but pytest wrote no report: "
+    assert suite["summary"] == ("0 of 1 runs passed, 2/2 tests (run 1: exit 0 but pytest wrote "
+                                "no report: "
                                 "the session was cut short (os._exit?)); "
                                 "baseline: regression, passes at base")
     assert report["verdict"] == "fail"

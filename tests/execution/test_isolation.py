@@ -175,7 +175,7 @@ def test_a_test_cannot_rewrite_the_gates_installed_modules(tmp_path: Path) -> No
             f"    except OSError as e:\n"
             f"        note('refused', e.strerror + '\\n')\n"
             f"try:\n"
-            f"    open({os.path.join(package, 'cli.py')!r}, 'r+b').close()\n"
+            f"    open({os.path.join(package, 'cli', '__init__.py')!r}, 'r+b').close()\n"
             f"    note('opened-cli-for-writing')\n"
             f"except OSError as e:\n"
             f"    note('refused', e.strerror + '\\n')\n")
@@ -206,7 +206,12 @@ def test_a_test_cannot_read_the_gates_environment_through_proc(tmp_path: Path) -
             f"assert {secret!r} not in str(os.environ)\n")
     attack = Attack(tmp_path, body)
     code, report, _ = attack.judge(env={"DEPLOY_TOKEN": secret})
-    assert (code, report["verdict"]) == (0, "pass")
+    # The boundary held; the gate's watcher saw the test read another process's files.
+    assert (code, report["verdict"]) == (3, "needs-review")
+    harness = next(c for c in report["checks"] if c["id"] == "harness")
+    assert {(f["rule"], f["path"]) for f in harness["findings"]} == {
+        ("seen-at-run-time", "tests/test_attack.py")}
+    assert [c["id"] for c in report["checks"] if c["findings"]] == ["harness"]
     # The run sees its own PID namespace only: bwrap's init, the shell, pytest itself.
     assert attack.found() == {"seen": f"{WORKS.path}\n/bin/sh\n{sys.executable}\n"}
     assert_untouched(attack, report)
@@ -526,7 +531,7 @@ def test_a_gate_killed_outright_takes_the_judged_processes_with_it(tmp_path: Pat
     while "sleeping" not in attack.found() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert "sleeping" in attack.found()  # from its log: the gate streams the output there
-    [root] = (p for p in temp.iterdir() if not p.name.endswith(".venv"))
+    [root] = (p for p in temp.iterdir() if not p.name.endswith((".venv", ".layers")))
     assert len(in_directory(root)) >= 3  # the test, its shell, the daemon (and the inits)
     gate_run.kill()
     gate_run.wait()

@@ -94,7 +94,7 @@ def ini(path: str, base: Sections, head: Sections, new: str) -> list[RuledWeaken
         old_name = renamed.get(section, section)
         label = f"[{old_name}] renamed to [{section}]" if old_name != section else f"[{section}]"
         changed = config_diff.changes(base.get(old_name, {}), head.get(section, {}))
-        if old_name not in base and changed:  # a whole new section: one finding, not per key
+        if old_name not in base and len(changed) > 1:  # a whole new section: one finding
             keys = ", ".join(ch.key for ch in changed)
             out.append((config_diff.ini_line(new, section, ""), rule,
                         f"[{section}] added ({keys}); {WEAKEN_NOTE}"))
