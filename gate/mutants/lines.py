@@ -31,9 +31,26 @@ class Chosen:
 
 
 def choose(files: Sequence[Changed], limit: int) -> Chosen:
-    per_file = [list(apply.per_line(f.path, f.text, f.lines).values())
-                for f in sorted(files, key=lambda f: f.path)]
+    """Up to `limit` mutants, the files' lines in turn; only the lines taken are checked to
+    parse (a line none of whose candidates parses gives way to the next), the rest counted."""
+    ordered = sorted(files, key=lambda f: f.path)
+    per_file = [[(f, tried)
+                 for tried in apply.candidates_per_line(f.path, f.text, f.lines).values()]
+                for f in ordered]
     lines = sum(len(f.lines) for f in files)
     found = sum(len(m) for m in per_file)
-    in_turn = [m for row in itertools.zip_longest(*per_file) for m in row if m is not None]
-    return Chosen(tuple(in_turn[:limit]), lines, lines - found, max(0, found - limit))
+    taken: list[Mutant] = []
+    failed = 0
+    for row in itertools.zip_longest(*per_file):
+        for entry in row:
+            if entry is None or len(taken) >= limit:
+                continue
+            mutant = apply.first_that_parses(entry[0].path, entry[0].text, entry[1])
+            if mutant is None:
+                failed += 1
+            else:
+                taken.append(mutant)
+        if len(taken) >= limit:
+            break
+    found -= failed
+    return Chosen(tuple(taken), lines, lines - found, max(0, found - len(taken)))
