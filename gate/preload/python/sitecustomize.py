@@ -43,10 +43,10 @@ def _watcher() -> None:
                   + os.sep,)
     write, dumps, getpid, getframe = os.write, json.dumps, os.getpid, sys._getframe
     framework = ("pytest", "_pytest", "pluggy", "unittest", "gate_", "xdist", "execnet")
-    import sysconfig
-
-    stdlib = tuple({os.path.realpath(sysconfig.get_paths()[k]) + os.sep
-                    for k in ("stdlib", "platstdlib")} | {"<frozen "})
+    # the standard library's directory (lib-dynload is inside it), without importing
+    # sysconfig at every start of every Python process of the run
+    stdlib = tuple({os.path.dirname(os.__file__) + os.sep,
+                    os.path.dirname(os.path.realpath(os.__file__)) + os.sep, "<frozen "})
     sent: set[tuple[str, str, str, int]] = set()
     busy: set[int] = set()
     import _thread
