@@ -28,7 +28,8 @@ go test); when every run passes, the summary lists the orders and the seed ("ord
 reversed, shuffled seed 1234"), so they can be run again. A test that fails in every run is a
 failure; a test that fails in some runs and passes in others is flaky, and is named with its
 file, line and pattern ("passed 1 of 3"); one that fails in one order and passes in another,
-again when both are repeated in fresh checkouts, is named order-dependent, with both orders.
+again when both are repeated in fresh checkouts one after another, is named order-dependent, with
+both orders.
 The last run (of two or more) is made under other conditions, those a real machine might have
 and the gate's other runs do not: the clock a year ahead, the checkout's files a month old, no
 memory limit, another host name (said with the run where it fails; `varied-run = false` turns
@@ -148,13 +149,14 @@ def _trials(spaces: Sequence[Workspace], command: str, runs: int, seed: int,
             for i in range(1, runs + 1)]
 
 
-def _order_dependent(found: Sequence[Outcome], fresh: FreshSpace | None, at_once: int,
+def _order_dependent(found: Sequence[Outcome], fresh: FreshSpace | None,
                      tell: Callable[[str], None], known: Collection[str] = (),
                      ) -> dict[str, tuple[Order, Order]]:
     """The tests that failed in a run in one order and passed in a run in another, and do so
-    again when both orders are repeated, each in a fresh checkout (state a run left in its
-    checkout or an unlucky moment is then no cause): each with the order that fails it and
-    one that passes it. Others stay flaky."""
+    again when both orders are repeated, each in a fresh checkout and one after another
+    (state a run left in its checkout, runs that interfere side by side or an unlucky moment
+    is then no cause): each with the order that fails it and one that passes it. Others stay
+    flaky."""
     passed: dict[str, set[Order]] = defaultdict(set)
     failed: dict[str, set[Order]] = defaultdict(set)
     for outcome in found:
@@ -174,7 +176,7 @@ def _order_dependent(found: Sequence[Outcome], fresh: FreshSpace | None, at_once
                                  workspace=fresh(f"checkout-order-{i}"), conditions=USUAL)
              for i, o in enumerate(sorted(wanted, key=[x.order for x in found].index), 1)]
     tell(f"repeating {len(again)} run(s) in fresh checkouts: a test failed in one order only")
-    repeated = scheduler.run(again, at_once=at_once)
+    repeated = scheduler.run(again)
     fails = {o.order: {c.name for c in o.run.failed_tests} for o in repeated}
     passes = {o.order: {c.name for c in (o.run.counts.cases if o.run.counts else ())
                         if c.outcome == "passed"} for o in repeated}
@@ -310,6 +312,8 @@ def run_with_outcomes(ws: Workspace, command: str, runs: int,
     note = ""
     others: tuple[Outcome, ...] | None = None
     alone: frozenset[str] = frozenset()
+    changed: dict[str, str] = {}
+    asked = False  # whether the varied run's conditions were repeated (once at most)
     if side_by_side:
         tell(f"{len(side_by_side)} runs side by side")
         found, others, alone = _together(
@@ -325,8 +329,9 @@ def run_with_outcomes(ws: Workspace, command: str, runs: int,
         # under them too), the runs are run again one after another like any other.
         only_varied = all(o.run.passed for o in found if not o.trial.conditions)
         mixed = not hung and 0 < together < len(found)
-        changed = varieds.dependent(found, fresh, len(side_by_side), tell) if (
-            mixed and only_varied) else None
+        asked = mixed and only_varied
+        if asked:
+            changed = varieds.dependent(found, fresh, tell)
         if mixed and not changed:
             tell("again one after another")
             found = scheduler.run(_trials([ws], command, runs, seed, "suite-run", varied),
@@ -336,13 +341,11 @@ def run_with_outcomes(ws: Workspace, command: str, runs: int,
                 note += (": the runs interfere with each other (fixed ports, shared files?);"
                          " set parallel = false")
     else:
-        changed = None
         found = scheduler.run(_trials([ws], command, runs, seed, "suite-run", varied),
                               starting=lambda i: tell(f"run {i} of {runs}"))
-    at_once = max(len(side_by_side), 1)
-    if not changed:  # asked of the runs that decide (already, where they were side by side)
-        changed = varieds.dependent(found, fresh, at_once, tell)
-    dependent = _order_dependent(found, fresh, at_once, tell, known=changed)
+    if not asked:  # of the runs that decide (once: the repeats' checkouts have one name each)
+        changed = varieds.dependent(found, fresh, tell)
+    dependent = _order_dependent(found, fresh, tell, known=changed)
     results = [o.run for o in found]
     return Ran(judge(results, runs, note, duration_s=time.monotonic() - start,  # wall time
                      orders=[o.order for o in found], order_dependent=dependent,

@@ -4,14 +4,16 @@ clock a year ahead, the checkout's files a month old, no memory limit, another h
 and the tests whose outcome those conditions changed.
 
     trial = dataclasses.replace(trial, conditions=varied)   # where varied.is_varied(n, runs)
-    named = varied.dependent(found, fresh, at_once, tell)    # {test: "the clock 365 days ahead"}
+    named = varied.dependent(found, fresh, tell)    # {test: "the clock 365 days ahead"}
 
 A test that failed in the varied run and passed in every other run is repeated in the same
-order, each time in a fresh checkout: once under the usual conditions, once under the varied
-ones and once under each condition alone. One that passes under the usual ones is named with
-the conditions that fail it (all of them, where it fails only when they come together); one
-that fails under the usual ones too, or passes when repeated under the varied ones, is no
-matter of conditions, and is left to the order and flakiness checks."""
+order, each time in a fresh checkout, one after another (side by side, runs that interfere
+with each other, over a shared file say, would pass for a matter of conditions): once under
+the usual conditions, once under the varied ones and once under each condition alone. One
+that passes under the usual ones is named with the conditions that fail it (all of them,
+where it fails only when they come together); one that fails under the usual ones too, or
+passes when repeated under the varied ones, is no matter of conditions, and is left to the
+order and flakiness checks."""
 from __future__ import annotations
 
 import dataclasses
@@ -40,7 +42,7 @@ def _failed(outcome: Outcome) -> set[str]:
     return {c.name for c in outcome.run.failed_tests}
 
 
-def dependent(found: Sequence[Outcome], fresh: FreshSpace | None, at_once: int,
+def dependent(found: Sequence[Outcome], fresh: FreshSpace | None,
               tell: Callable[[str], None]) -> dict[str, str]:
     """The tests that failed in the varied run only and pass again under the usual
     conditions, each with the conditions that fail it ("the clock 365 days ahead")."""
@@ -59,7 +61,7 @@ def dependent(found: Sequence[Outcome], fresh: FreshSpace | None, at_once: int,
                                  workspace=fresh(f"checkout-conditions-{i}"))
              for i, c in enumerate(each)]
     tell(f"repeating run {len(found)} under each of its conditions: a test failed there only")
-    repeated = scheduler.run(again, at_once=at_once)
+    repeated = scheduler.run(again)  # one after another: see the module's docstring
     if not repeated:
         return {}
     out: dict[str, str] = {}

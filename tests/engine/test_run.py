@@ -416,7 +416,7 @@ def test_parallel_runs_that_interfere_are_rerun_one_after_another(
     # --isolation off: runs that share a file; inside the boundary each has its own /tmp
     _, report = gate_run(capsys, repo.path, "--isolation", "off", "--parallel", "--runs", "2")
     suite = check(report, "suite")
-    assert suite["status"] == "passed"
+    assert suite["status"] == "passed", (suite["summary"], suite.get("findings"))
     assert suite["summary"] == (
         "2 of 2 runs passed, 3/3 tests (orders: project, reversed); side by side 1 of 2 "
         "passed: the runs interfere with "
