@@ -17,19 +17,20 @@ TITLE = "No new type or lint escapes"
 EXPLANATION = """\
 Flags type and lint escapes that the change adds: `# type: ignore`, `# noqa`, `# pragma: no cover`,
 `as any`, `@ts-ignore`, `eslint-disable`, `#[allow(...)]`, `//nolint`, `@SuppressWarnings` and
-their kin, on added lines only, in comments or code but never inside string literals. An escape
-is new unless the base had the same escape on the same statement or definition, as a parser
-reads it (a comment on a line of its own belongs to the statement after it): a line the change
-only moved, re-indented, or that a formatter joined or split, is not new, and neither is an
-existing escape narrowed to fewer rules (`# type: ignore` to `# type: ignore[code]`). One whose
-code was renamed on the same statement (mypy's `misc` to `untyped-decorator`) is a notice, "code
-changed". An escape
-turns a checker's error into silence: the type checker, linter or coverage report still passes,
-but nobody has looked at what it would have said, and an agent reaches for one when it cannot make
-the error go away honestly. Resolve it by fixing the underlying error, or keep the escape, narrow
-it to one error code, and add `gate: allow escapes -- <why the checker is wrong here>` on its line
-or the line above. An allow comment without a reason is itself flagged here. A coverage pragma
-in a test file (a stub's body that never runs) hides none of the code's lines: not flagged."""
+their kin, on added lines only, in comments or code but never inside string literals, and where the
+tool reads them: a type checker's directive at a comment's start or after a `#` in it, not quoted
+in its prose (`` # once `f() # type: ignore` `` is no escape). An escape is new unless the base had
+the same escape on the same statement or definition, as a parser reads it (a comment on a line of
+its own belongs to the statement after it): a line the change only moved, re-indented, or that a
+formatter joined or split, is not new, and neither is an existing escape narrowed to fewer rules
+(`# type: ignore` to `# type: ignore[code]`). One whose code was renamed on the same statement
+(mypy's `misc` to `untyped-decorator`) is a notice, "code changed". An escape turns a checker's
+error into silence: the type checker, linter or coverage report still passes, but nobody has looked
+at what it would have said, and an agent reaches for one when it cannot make the error go away
+honestly. Resolve it by fixing the underlying error, or keep the escape, narrow it to one error
+code, and add `gate: allow escapes -- <why the checker is wrong here>` on its line or the line
+above. An allow comment without a reason is itself flagged here. A coverage pragma in a test file
+(a stub's body that never runs) hides none of the code's lines: not flagged."""
 
 
 def _may_hold(f: ChangedFile) -> bool:

@@ -43,19 +43,27 @@ def _hash_directive(body: str) -> re.Pattern[str]:
     return re.compile(r"(?<![\"'`])#\s*" + body, re.IGNORECASE)
 
 
+def _checker_directive(body: str) -> re.Pattern[str]:
+    """A type checker's directive, as the checkers read it: at the start of a comment (mypy),
+    or after a `#` inside one (pyright), followed by a code list, a space or the line's end;
+    not one quoted in the comment's prose (``# `f() -> int:  # type: ignore` over ...``)."""
+    return re.compile(r"(?<![\"'`])#\s*" + body + r"(?=\[|\s|$)", re.IGNORECASE)
+
+
 def _slash_directive(body: str) -> re.Pattern[str]:
     """A directive at the start of a `//` or `/* */` comment, or of a line in a block comment."""
     return re.compile(r"(?:^|//|/\*)[\s/*]*" + body)
 
 
 ROWS: tuple[EscapePattern, ...] = (
-    EscapePattern("type: ignore", PYTHON, "comment", _hash_directive(r"type:\s*ignore\b"),
+    EscapePattern("type: ignore", PYTHON, "comment", _checker_directive(r"type:\s*ignore"),
                   "the type checker (mypy, pyright) on this line"),
     EscapePattern("noqa", PYTHON, "comment", _hash_directive(r"noqa\b"),
                   "the linter (ruff, flake8) on this line"),
     EscapePattern("ruff: noqa", PYTHON, "comment", _hash_directive(r"ruff\s*:\s*noqa\b"),
                   "ruff for the whole file"),
-    EscapePattern("pyright: ignore", PYTHON, "comment", _hash_directive(r"pyright:\s*ignore\b"),
+    EscapePattern("pyright: ignore", PYTHON, "comment",
+                  _checker_directive(r"pyright:\s*ignore"),
                   "pyright on this line"),
     EscapePattern("mypy: ignore-errors", PYTHON, "comment",
                   _hash_directive(r"mypy:\s*ignore-errors\b"), "mypy for the whole file"),

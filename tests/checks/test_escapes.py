@@ -70,6 +70,10 @@ def test_added_escape_is_flagged(tmp_path: Path, path: str, line: str, rule: str
     ("m.py", "cast = value  # not 'as any'"),
     ("m.py", 'x = f()  # drop the "# type: ignore" once mypy knows f'),
     ("m.py", "y = g()  # never `# noqa` here: fix the import"),
+    # code quoted in a comment's prose, the directive inside it: mypy reads a directive only
+    # at the comment's start, pyright also after a `#` but only before a space, `[` or the end
+    ("m.py", "x = 1  # once `def f() -> int:  # type: ignore` over a body that raised"),
+    ("m.py", "x = 1  # see `y  # pyright: ignore` in the old module"),
     ("a.ts", 'const s = "y as any; // @ts-ignore";'),
     ("a.ts", "const s = `eslint-disable ${x}`;"),
     ("a.ts", "// we never use @ts-ignore in this module"),
@@ -90,6 +94,16 @@ def test_only_added_lines_count(tmp_path: Path) -> None:
     base = {"m.py": "import os  # noqa: F401\nx = 1\n"}
     head = {"m.py": "import os  # noqa: F401\nx = 2\ny = f()  # type: ignore\n"}
     assert _found(_run(tmp_path, base, head)) == [("m.py", 3, "type: ignore")]
+
+
+@pytest.mark.parametrize("line", [
+    "x: int = f()  # noqa # type: ignore",  # after another comment: pyright honours it
+    "x: int = f()  # type:ignore",
+    "x: int = f()  # type: ignore[assignment]",
+])
+def test_a_type_checkers_directive_as_a_checker_reads_it(tmp_path: Path, line: str) -> None:
+    assert ("m.py", 1, "type: ignore") in _found(_run(tmp_path, {"x.txt": "x\n"},
+                                                      {"m.py": line + "\n"}))
 
 
 def test_two_escapes_on_one_line_are_two_findings(tmp_path: Path) -> None:
