@@ -4,10 +4,10 @@ that swaps the code of pytest's makereport, one that is right only where it sees
 user namespace. Each gets a verdict other than pass, and a harness finding that says how."""
 from __future__ import annotations
 
-import base64
 from pathlib import Path
 
 import pytest
+from helpers.attacks import CODE_SWAP, CODE_SWAP_LINE
 from helpers.gitrepo import make_change
 from test_attacks import BASE, BROKEN, check, flagged, judge
 
@@ -26,26 +26,6 @@ def _forge():
 
 
 atexit.register(_forge)
-"""
-NAME = base64.b64encode(b"_pytest.runner").decode()
-SWAP = f"""\
-import base64
-import importlib
-
-_runner = importlib.import_module(base64.b64decode("{NAME}").decode())
-_real = _runner.pytest_runtest_makereport
-
-
-def _passing(item, call):
-    report = _REAL(item, call)
-    report.outcome = "passed"
-    report.longrepr = None
-    return report
-
-
-_REAL = _real.__class__(_real.__code__, _real.__globals__)
-_real.__code__ = _passing.__code__
-_real.__globals__["_REAL"] = _REAL
 """
 # right only where one id is mapped: in the gate's user namespace, not on a CI runner
 UID_MAP = """\
@@ -77,12 +57,13 @@ def test_a_report_rewritten_after_the_session_fails(
 def test_makereport_with_its_code_swapped_needs_review(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     repo, _, _ = make_change(tmp_path / "r", BASE,
-                             {"calc.py": BROKEN, "tests/__init__.py": "", "calc_boot.py": SWAP,
+                             {"calc.py": BROKEN, "tests/__init__.py": "",
+                              "calc_boot.py": CODE_SWAP,
                               "tests/test_add.py": "import calc_boot  # noqa: F401\n"
                               + BASE["tests/test_add.py"]})
     code, report = judge(capsys, repo.path)
     assert report["verdict"] != "pass" and code != 0
-    assert ("calc_boot.py", 16, "seen-at-run-time") in flagged(report, "harness")
+    assert ("calc_boot.py", CODE_SWAP_LINE, "seen-at-run-time") in flagged(report, "harness")
     assert any(rule == "framework-changed-in-run" for _, _, rule in flagged(report, "harness"))
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from helpers.attacks import CODE_SWAP, CODE_SWAP_LINE
 from helpers.runners import run_in
 
 from gate.checks.harness import watched_code
@@ -15,27 +16,6 @@ from gate.outcomes.record import Counts, Watched
 PYTEST = f"{sys.executable} -m pytest -q"
 BROKEN = "def add(a, b):\n    return a - b\n"
 TEST_ADD = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
-# pytest's makereport keeps its function object and its place; only its code is swapped, for
-# one that reports every call as passed. The module is found by a name decoded at run time.
-SWAP = """\
-import base64
-import importlib
-
-_runner = importlib.import_module(base64.b64decode("X3B5dGVzdC5ydW5uZXI=").decode())
-_real = _runner.pytest_runtest_makereport
-
-
-def _passing(item, call):
-    report = _REAL(item, call)
-    report.outcome = "passed"
-    report.longrepr = None
-    return report
-
-
-_REAL = _real.__class__(_real.__code__, _real.__globals__)
-_real.__code__ = _passing.__code__.replace(co_names=_passing.__code__.co_names)
-_real.__globals__["_REAL"] = _REAL
-"""
 
 
 def _project(root: Path, files: dict[str, str]) -> Path:
@@ -46,7 +26,7 @@ def _project(root: Path, files: dict[str, str]) -> Path:
 
 
 def test_a_swapped_code_object_is_a_replaced_function(tmp_path: Path) -> None:
-    root = _project(tmp_path / "p", {"calc.py": BROKEN, "tests/conftest.py": SWAP})
+    root = _project(tmp_path / "p", {"calc.py": BROKEN, "tests/conftest.py": CODE_SWAP})
     run = run_in(root, f"{PYTEST} tests")
     # the attack works: the broken add passes, the function object never moved
     assert run.passed, run.completed.output[-2000:]
@@ -56,7 +36,7 @@ def test_a_swapped_code_object_is_a_replaced_function(tmp_path: Path) -> None:
     # and the audit hook saw the line that did it
     assert [(w.kind, w.detail, w.file, w.line) for w in run.counts.watched] == [
         ("framework-patched", "_pytest.runner.pytest_runtest_makereport",
-         "tests/conftest.py", 16)]
+         "tests/conftest.py", CODE_SWAP_LINE)]
 
 
 def test_reading_proc_self_from_the_code_under_test_is_seen_at_its_line(tmp_path: Path) -> None:
