@@ -92,8 +92,8 @@ def _baseline(change: Change, ws: Workspace, progress: Progress,
             lambda checkout: cfg.install or detect.install_command(checkout),
             base_commands.test_command(change.repo, change.diff.base, cfg.test, ws.checkout),
             cfg.checks,
-            lambda root, checkout: sides.fresh_workspace(root, checkout, cfg.timeout, prefix,
-                                                    boundary, logs, trusted=True))
+            lambda root, checkout: sides.fresh_workspace(change, root, checkout, prefix,
+                                                         boundary, logs, trusted=True))
         results.update({k: redact.check(r) for k, r in classified.items()})
 
 
@@ -132,7 +132,7 @@ def _install(change: Change, root: str, checkout: str, progress: Progress,
         progress.step(install.ID, beside)
     start = time.monotonic()
     progress.step(install.ID, "making a fresh environment")
-    ws = sides.fresh_workspace(root, checkout, cfg.timeout, prefix, boundary, logs, made=made)
+    ws = sides.fresh_workspace(change, root, checkout, prefix, boundary, logs, made=made)
     hooks_before = site_hooks.present(ws.env)
     command = cfg.install or detect.install_command(checkout)
     if command:

@@ -15,7 +15,7 @@ from gate.engine.change import Change
 from gate.execution import fresh_environment, isolation, network, venv, workspace
 from gate.execution.logs import Logs
 from gate.execution.run_workspace import Workspace
-from gate.outcomes import base_run, detect, outcome_cache
+from gate.outcomes import base_commands, base_run, detect, outcome_cache
 from gate.outcomes.runners import go
 from gate.outcomes.runners import pytest as pytest_runner
 from gate.shards import shares
@@ -27,17 +27,25 @@ def environment(root: str, checkout: str) -> str | None:
     return venv.create(workspace.environment_dir(root)) if detect.is_python(checkout) else None
 
 
-def fresh_workspace(root: str, checkout: str, timeout: float, test_prefix: tuple[str, ...],
+@functools.cache
+def ci_variables(repo: str, base_sha: str) -> dict[str, str]:
+    """What the base's CI sets for its test job (`outcomes/ci_env.py`), read once a run."""
+    return base_commands.ci_variables(repo, base_sha)
+
+
+def fresh_workspace(change: Change, root: str, checkout: str, test_prefix: tuple[str, ...],
                      boundary: isolation.Boundary, logs: Logs | None = None,
                      run_root: str | None = None, *, trusted: bool = False,
                      made: Callable[[], str | None] | None = None) -> Workspace:
     """A fresh workspace (`execution/fresh_environment.py`) for this project: a virtual
     environment where it is a Python one (`made`: the one already being made), the gate's
-    pytest plugins on its path, no go.work from above the checkout."""
+    pytest plugins on its path, no go.work from above the checkout, what the base's CI sets
+    for its tests."""
     return fresh_environment.workspace_for(
-        root, checkout, timeout, test_prefix, boundary, logs, run_root, trusted=trusted,
-        venv=made or functools.partial(environment, root, checkout),
-        pin=go.workspace_pin, plugin_dir=pytest_runner.PLUGIN_DIR)
+        root, checkout, change.config.timeout, test_prefix, boundary, logs, run_root,
+        trusted=trusted, venv=made or functools.partial(environment, root, checkout),
+        pin=go.workspace_pin, plugin_dir=pytest_runner.PLUGIN_DIR,
+        ci=ci_variables(change.repo, change.diff.base))
 
 
 def base_key(change: Change) -> str | None:
@@ -69,7 +77,7 @@ def base_outcomes(change: Change, root: str, boundary: isolation.Boundary,
         change.repo, change.diff.base, os.path.join(root, "base"),
         lambda checkout: cfg.install or detect.install_command(checkout),
         lambda checkout: cfg.test or detect.test_command(checkout),
-        lambda where, checkout: fresh_workspace(where, checkout, cfg.timeout, prefix(change),
+        lambda where, checkout: fresh_workspace(change, where, checkout, prefix(change),
                                                  boundary, logs, root, trusted=True),
         key, share, alone=not cfg.parallel)  # in parallel, the head's commands run beside it
 

@@ -110,13 +110,20 @@ def tool_homes(environ: Mapping[str, str]) -> dict[str, str]:
 
 # variables that hold a list: the gate adds to them, never replaces what is there
 _LISTS = {"PYTHONPATH": os.pathsep, "PYTEST_PLUGINS": ",", "NODE_OPTIONS": " "}
+# options, in order (a later one wins): the gate's come after the ones already there (the
+# project's CI's `PYTEST_ADDOPTS: -n auto`), so its report and configuration pins hold
+_OPTIONS = frozenset({"PYTEST_ADDOPTS"})
 
 
 def extended(env: Mapping[str, str], extra: Mapping[str, str]) -> dict[str, str]:
     """`env` with `extra` set; where both have a list variable (PYTHONPATH, PYTEST_PLUGINS,
-    NODE_OPTIONS), the extra items first, then the ones already there, each once."""
+    NODE_OPTIONS), the extra items first, then the ones already there, each once; where both
+    have options (PYTEST_ADDOPTS), the ones there first, then the extra ones."""
     out = dict(env)
     for name, value in extra.items():
+        if name in _OPTIONS and out.get(name):
+            out[name] = f"{out[name]} {value}"
+            continue
         sep = _LISTS.get(name)
         if sep is None or not out.get(name):
             out[name] = value
@@ -136,11 +143,12 @@ def is_secret(name: str) -> bool:
 # stripping colour codes (`reading.read`), never by asking the tests for it.
 CI_SETTINGS = {"CI": "true"}
 # What the caller's shell may hold that a CI runner does not: a colour switch (the user's
-# NO_COLOR would fail a colour library's tests that pass on CI), an extra import path, the
-# gate's own cache.
+# NO_COLOR would fail a colour library's tests that pass on CI), an extra import path or
+# pytest options, the gate's own cache. What the project's CI sets for its tests is read from
+# its workflow (`outcomes/ci_env.py`).
 NOT_ON_A_RUNNER = frozenset({"NO_COLOR", "FORCE_COLOR", "CLICOLOR", "CLICOLOR_FORCE",
                              "NODE_DISABLE_COLORS", "PY_COLORS", "PYTHONPATH",
-                             "GATE_CACHE_DIR"})
+                             "PYTEST_ADDOPTS", "GATE_CACHE_DIR"})
 
 
 def clean_env(environ: Mapping[str, str] | None = None) -> dict[str, str]:

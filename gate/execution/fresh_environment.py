@@ -26,16 +26,17 @@ def workspace_for(root: str, checkout: str, timeout: float, test_prefix: tuple[s
                   run_root: str | None = None, *, trusted: bool = False,
                   venv: Callable[[], str | None],
                   pin: Callable[[str, Mapping[str, str]], Mapping[str, str]],
-                  plugin_dir: str) -> Workspace:
-    """The clean environment, with the virtual environment `venv()` makes (None: not a
-    Python project) and `plugin_dir` on its path; `pin(checkout, env)`: variables that keep
-    a toolchain to the checkout. Its temporary directory is the run's own, so what commands
-    leave there goes with the run (whose root is `run_root`, by default `root`). Only the
-    install of `trusted` code (the base's) may warm the installers' caches."""
+                  plugin_dir: str, ci: Mapping[str, str]) -> Workspace:
+    """The clean environment with what the project's CI sets for its tests (`ci`), with the virtual
+    environment `venv()` makes (None: not a Python project) and `plugin_dir` on its path;
+    `pin(checkout, env)`: variables that keep a toolchain to the checkout. Its temporary
+    directory is the run's own, so what commands leave there goes with the run (whose root
+    is `run_root`, by default `root`). Only the install of `trusted` code (the base's) may
+    warm the installers' caches."""
     scratch, tmp = os.path.join(root, "scratch"), os.path.join(root, "tmp")
     os.mkdir(scratch)
     os.mkdir(tmp)
-    env = {**clean_env(), "TMPDIR": tmp,
+    env = {**clean_env(), **ci, "TMPDIR": tmp,
            workspace.run_marker(run_root or root): "1"}  # killed when the run ends
     env.update(pin(checkout, env))
     fresh = venv()

@@ -17,7 +17,7 @@ import posixpath
 import tempfile
 from collections.abc import Iterator
 
-from gate.outcomes import detect
+from gate.outcomes import ci_env, detect
 from gate.vcs import git
 
 WORKFLOWS = ".github/workflows/"  # detection reads them: CI's pytest paths, the tests' extras
@@ -57,3 +57,10 @@ def test_command(repo: str, base_sha: str, configured: str | None, checkout: str
         return configured
     with laid_out(repo, base_sha) as root:
         return detect.test_command(root) or detect.test_command(checkout)
+
+
+def ci_variables(repo: str, base_sha: str) -> dict[str, str]:
+    """What the base's own CI sets for its test job (`ci_env`): the judged commands of both
+    sides see it, whatever the head's workflows say."""
+    with laid_out(repo, base_sha) as root:
+        return ci_env.for_tests(root)

@@ -507,7 +507,7 @@ def test_the_heads_workspace_names_the_caches_it_may_not_warm(
     own); the base's does."""
     import dataclasses
 
-    from gate.engine.sides import fresh_workspace
+    from gate.execution.fresh_environment import workspace_for
 
     user_cache = tmp_path / "user-pip-cache"
     user_cache.mkdir()
@@ -517,8 +517,9 @@ def test_the_heads_workspace_names_the_caches_it_may_not_warm(
     for trusted in (False, True):
         root = tmp_path / f"root-{trusted}"
         (root / "checkout").mkdir(parents=True)
-        made[trusted] = fresh_workspace(str(root), str(root / "checkout"), 60, (), boundary,
-                                        trusted=trusted)
+        made[trusted] = workspace_for(str(root), str(root / "checkout"), 60, (), boundary,
+                                      trusted=trusted, venv=lambda: None,
+                                      pin=lambda checkout, env: {}, plugin_dir="", ci={})
     head, base = made[False], made[True]
     assert (head.warms_caches, base.warms_caches) == (False, True)
     assert base.env["PIP_CACHE_DIR"] == str(user_cache)
