@@ -30,6 +30,7 @@ gate's host name. A test whose outcome changes with them is named (`checks/suite
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import importlib.util
 import os
@@ -169,6 +170,17 @@ def clock_env(c: Conditions) -> dict[str, str]:
     if library is None:
         return {}
     return {"LD_PRELOAD": library, "FAKETIME": f"+{c.clock_days}d", **EVERY_RUN}
+
+
+def remove_clock_leftovers(pid: int, shm: str = "/dev/shm") -> None:
+    """Remove the shared memory and semaphore that libfaketime made for the command whose
+    first process was `pid` (it names them after that process, hands them down to its
+    children in FAKETIME_SHARED and never removes them): outside the boundary they would stay
+    in the machine's /dev/shm, two files for each command of every varied run (inside it, the
+    command's /dev is its own). A command without the clock made none: nothing to remove."""
+    for name in (f"faketime_shm_{pid}", f"sem.faketime_sem_{pid}"):
+        with contextlib.suppress(OSError):
+            os.unlink(os.path.join(shm, name))
 
 
 def aged(inner: Sequence[str], c: Conditions, now: float | None = None) -> list[str]:

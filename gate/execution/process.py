@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import IO
 
-from gate.execution import logs, reaper, waiting
+from gate.execution import conditions, logs, reaper, waiting
 
 OUTPUT_LIMIT = 1024 * 1024
 WRAPPER = '/bin/sh -c "$1"; exit $?'
@@ -185,6 +185,7 @@ def _run(argv: Sequence[str], shown: str, cwd: str, env: Mapping[str, str], time
         _kill_group(proc.pid)
         proc.wait()
         reaper.kill_marked(marker)
+        conditions.remove_clock_leftovers(proc.pid)
     reader.join(timeout=5)
     if proc.stdout is not None:
         proc.stdout.close()

@@ -24,67 +24,64 @@ ID = "harness"
 TITLE = "Nothing outside the tests changes how the tests run"
 EXPLANATION = """\
 The tests can be made to pass without touching a test: by code that loads with them. This check
-flags, each at its line, what the change adds outside the test files that can change how tests
-run (base-tests cannot undo it: it puts the base's tests back, not the base's package).
-Packaging hooks: `test-plugin-entry-point`, a new or changed pytest plugin registered by the
-package (`[project.entry-points.pytest11]`, Poetry and Flit plugin tables, setup.cfg
+flags, each at its line, what the change adds outside the test files that can change how tests run
+(base-tests cannot undo it: it puts the base's tests back, not the base's package). Packaging
+hooks: `test-plugin-entry-point`, a new or changed pytest plugin registered by the package
+(`[project.entry-points.pytest11]`, Poetry and Flit plugin tables, setup.cfg
 `[options.entry_points]`, setup.py `entry_points`), which the gate's own install puts in the
 environment; `build-backend`, a changed build backend or in-tree `backend-path`; `setup-cmdclass`,
 a new or changed setup.py install command; `site-hook-file`, a `.pth`, `sitecustomize.py` or
 `usercustomize.py` file, run at every interpreter start; `setup-writes-site`, setup.py code that
-names `.pth` files or site-packages; `binary-python`, a `.pyc` without its source beside it or
-not compiled from it, or a compiled extension (`.so`, `.pyd`, imported before a `.py` of the
-same name): what runs is not in the diff. Code reaching into a test framework, read as code,
-never in strings or comments: `framework-patched`, an assignment, `setattr` or `del` into pytest,
-`_pytest`, `unittest` or `pluggy` (or, in JavaScript and TypeScript production code, a touch of
-`jest.*`, `vi.*` or a runner global); `builtins-patched`, into `builtins` or `__builtins__`
-(rebinding `AssertionError`); `sys-modules-swap`, a test or framework module replaced in
-`sys.modules` -- these three anywhere outside test files, conftest.py and `tests/__init__.py`
-included; and, in code under test only: `framework-internals`, an import of `_pytest` or
-`unittest`'s internal modules (`vitest`, `node:test`, `@jest/globals` in production JS);
-`pytest-hook`, a `pytest_*` hook defined outside the tests; `test-run-detected`, code asking
-whether it runs under a test or under the gate (`PYTEST_CURRENT_TEST`, `GATE_*`,
-`"pytest" in sys.modules`, `JEST_WORKER_ID`, its callers' frames read beside a test's name,
-`/proc/1` or `bwrap` named, today's date compared with a fixed one); `ci-env-read`, code
-reading `CI` (the gate runs the tests with `CI=true`); `always-equal`, an `__eq__` that answers
-True (or `__ne__` False) whatever it is given, so that every `assert x == expected` passes.
-The scripts the test command runs (the base's test command, its Makefile's `test` and `check`
-recipes, its package.json test scripts, and the shell scripts they name) are followed: a
-Python script so run is read as code under test wherever it lies, and `test-script-env` is
-a shell script so run that sets what the runner loads (`PYTEST_PLUGINS`, `PYTEST_ADDOPTS`,
-`PYTHONPATH`, `LD_PRELOAD`, `NODE_OPTIONS`, `pytest -p`). `fixture-injected`: a fixture added
-to a module of the code that a conftest of the base imports with `*`: it becomes that
-conftest's fixture for every test under it, the base's in base-tests too (which puts tests
-back, never code), and overrides pytest's or a plugin's of the same name. The package's own
-test helpers (a module the base's tests load as a pytest plugin or take fixtures from) are
-read as conftest.py is.
-After the install (`gate run` only): `install-left-files`, files git does not track that the
-install wrote into the checkout where a runner loads them (conftest.py, pytest.ini, an
-`__init__.py` under a test path, a jest or vitest config); `install-site-hook`, a `.pth` or
-`sitecustomize` in the fresh environment that no installed package's RECORD lists (written by
-code, not installed as a file), or that a package only the head's install brought in ships;
-`plugin-loaded-only-at-head`, a pytest plugin the head's test runs loaded and the base's run
-did not (a dependency's entry point, a module a conftest or a `-p` option pulls in), pinned
-where the head names it; `plugin-list-missing-at-head`, a head whose pytest sessions left no
-list of their plugins where the base's did; `framework-changed-in-run`, a part of pytest's
-report and call machinery (TestReport, CallInfo, runtestprotocol, the JUnit and terminal
-reporters), pluggy's hook calling, unittest's TestCase or TestResult, or `AssertionError`
-that the gate's fingerprint, taken when pytest loads its plugin and again when the session
-ends, found replaced, or found to be code of the checkout (a script that patched before
-`pytest.main()`), and the base's run did not: found by what the objects are, however the
-patch is spelt (names built at run time, a folder named `_pytest`, bytecode only), pinned
-where the replacement is defined: a function counts as replaced when its code object,
-defaults, closure or `__wrapped__` changed, not only when another object stands in its place;
-`evidence-tampered`, a head whose runs' evidence does not hold: the outcomes reach the gate
-on a channel it opened before the tests started, as they happen, and the JUnit report the
-process leaves, its closing summary line and its exit status must agree with them (a report
-rewritten after the session, a session that never sent its end, a line that does not read, a
-message sent twice or late); `seen-at-run-time`, what the gate's audit hook (added before any
-code of the checkout runs, and not removable) saw code of the change do that the base's code
-did not: the framework's functions changed in place, `/proc/self`, `/proc/1` or the cgroup
-tree read, the gate's own files opened, ctypes loaded; pinned at the line that did it. A
-library that is itself a pytest plugin, with its entry point unchanged, raises nothing.
-Resolve it by removing the hook, or explain in the pull request why the tests need it; a
+names `.pth` files or site-packages; `binary-python`, a `.pyc` without its source beside it or not
+compiled from it, or a compiled extension (`.so`, `.pyd`, imported before a `.py` of the same
+name): what runs is not in the diff. Code reaching into a test framework, read as code, never in
+strings or comments: `framework-patched`, an assignment, `setattr` or `del` into pytest, `_pytest`,
+`unittest` or `pluggy` (or, in JavaScript and TypeScript production code, a touch of `jest.*`,
+`vi.*` or a runner global); `builtins-patched`, into `builtins` or `__builtins__` (rebinding
+`AssertionError`); `sys-modules-swap`, a test or framework module replaced in `sys.modules` --
+these three anywhere outside test files, conftest.py and `tests/__init__.py` included; and, in code
+under test only: `framework-internals`, an import of `_pytest` or `unittest`'s internal modules
+(`vitest`, `node:test`, `@jest/globals` in production JS); `pytest-hook`, a `pytest_*` hook defined
+outside the tests; `test-run-detected`, code asking whether it runs under a test or under the gate
+(`PYTEST_CURRENT_TEST`, `GATE_*`, `"pytest" in sys.modules`, `JEST_WORKER_ID`, its callers' frames
+read beside a test's name, `/proc/1`, `bwrap` or the varied run's `/etc/faketimerc` named, today's
+date compared with a fixed one); `ci-env-read`, code reading `CI` (the gate runs the tests with
+`CI=true`); `always-equal`, an `__eq__` that answers True (or `__ne__` False) whatever it is given,
+so that every `assert x == expected` passes. The scripts the test command runs (the base's test
+command, its Makefile's `test` and `check` recipes, its package.json test scripts, and the shell
+scripts they name) are followed: a Python script so run is read as code under test wherever it
+lies, and `test-script-env` is a shell script so run that sets what the runner loads
+(`PYTEST_PLUGINS`, `PYTEST_ADDOPTS`, `PYTHONPATH`, `LD_PRELOAD`, `NODE_OPTIONS`, `pytest -p`).
+`fixture-injected`: a fixture added to a module of the code that a conftest of the base imports
+with `*`: it becomes that conftest's fixture for every test under it, the base's in base-tests too
+(which puts tests back, never code), and overrides pytest's or a plugin's of the same name. The
+package's own test helpers (a module the base's tests load as a pytest plugin or take fixtures
+from) are read as conftest.py is. After the install (`gate run` only): `install-left-files`, files
+git does not track that the install wrote into the checkout where a runner loads them (conftest.py,
+pytest.ini, an `__init__.py` under a test path, a jest or vitest config); `install-site-hook`, a
+`.pth` or `sitecustomize` in the fresh environment that no installed package's RECORD lists
+(written by code, not installed as a file), or that a package only the head's install brought in
+ships; `plugin-loaded-only-at-head`, a pytest plugin the head's test runs loaded and the base's run
+did not (a dependency's entry point, a module a conftest or a `-p` option pulls in), pinned where
+the head names it; `plugin-list-missing-at-head`, a head whose pytest sessions left no list of
+their plugins where the base's did; `framework-changed-in-run`, a part of pytest's report and call
+machinery (TestReport, CallInfo, runtestprotocol, the JUnit and terminal reporters), pluggy's hook
+calling, unittest's TestCase or TestResult, or `AssertionError` that the gate's fingerprint, taken
+when pytest loads its plugin and again when the session ends, found replaced, or found to be code
+of the checkout (a script that patched before `pytest.main()`), and the base's run did not: found
+by what the objects are, however the patch is spelt (names built at run time, a folder named
+`_pytest`, bytecode only), pinned where the replacement is defined: a function counts as replaced
+when its code object, defaults, closure or `__wrapped__` changed, not only when another object
+stands in its place; `evidence-tampered`, a head whose runs' evidence does not hold: the outcomes
+reach the gate on a channel it opened before the tests started, as they happen, and the JUnit
+report the process leaves, its closing summary line and its exit status must agree with them (a
+report rewritten after the session, a session that never sent its end, a line that does not read, a
+message sent twice or late); `seen-at-run-time`, what the gate's audit hook (added before any code
+of the checkout runs, and not removable) saw code of the change do that the base's code did not:
+the framework's functions changed in place, `/proc/self`, `/proc/1` or the cgroup tree read, the
+varied run's clock settings opened, the gate's own files opened, ctypes loaded; pinned at the line
+that did it. A library that is itself a pytest plugin, with its entry point unchanged, raises
+nothing. Resolve it by removing the hook, or explain in the pull request why the tests need it; a
 reviewer must read what it does to a test run."""
 
 RULES = ("test-plugin-entry-point", "build-backend", "setup-cmdclass", "site-hook-file",

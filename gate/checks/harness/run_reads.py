@@ -22,7 +22,9 @@ FRAME_READS = ("inspect.stack", "inspect.currentframe", "inspect.getouterframes"
                "inspect.getframeinfo", "sys._getframe", "traceback.extract_stack",
                "traceback.walk_stack", "traceback.format_stack")
 GATE_MODULES = ("gate_sessions", "gate_fingerprint", "gate_shard_plugin", "gate_order")
-GATE_PATHS = ("/proc/1/", "bwrap", "bubblewrap", "gate-report.cjs", *GATE_MODULES)
+# the gate's sandbox, preload and plugins, and the varied run's clock settings
+GATE_PATHS = ("/proc/1/", "bwrap", "bubblewrap", "gate-report.cjs", "ld.so.preload",
+              "faketimerc", *GATE_MODULES)
 NOW = ("datetime.date.today", "date.today", "datetime.datetime.now", "datetime.now",
        "datetime.datetime.today", "datetime.today", "datetime.datetime.utcnow",
        "datetime.utcnow", "time.time", "time.localtime", "time.gmtime")

@@ -2,7 +2,8 @@
 runtime part of `harness`, beside `fingerprint`): a Python audit hook (PEP 578) that the gate
 adds before any code of the checkout runs, and that nothing can remove, reports what a test
 seldom needs: the framework's functions changed in place (`__code__`, `__defaults__`),
-`/proc/self`, `/proc/1` or the cgroup tree read, the gate's own files opened, `ctypes` loaded.
+`/proc/self`, `/proc/1` or the cgroup tree read, the varied run's clock settings
+(`/etc/ld.so.preload`, `/etc/faketimerc`) opened, the gate's own files opened, `ctypes` loaded.
 What only the head's code did, and the base's code did not (the same kind, the same thing,
 in the same file), is a finding at the line that did it."""
 from __future__ import annotations
@@ -18,6 +19,9 @@ WHAT = {
                          "ran: the framework that reports the outcomes is not the one installed",
     "proc-read": "read `{detail}` while the tests ran: code that looks at its own process or "
                  "the machine (a namespace, a limit, a cgroup) can tell it is being judged",
+    "conditions-read": "opened `{detail}` while the tests ran: the settings of the varied "
+                       "run's clock, there in that run only; code that reads them can tell "
+                       "which run it is in",
     "gate-file": "opened the gate's own `{detail}` while the tests ran",
     "ctypes": "loaded native code through ctypes (`{detail}`) while the tests ran: it can "
               "change what no Python hook sees",

@@ -22,7 +22,8 @@ def _watcher() -> None:
     checkout runs, which no code can remove. It sends on the gate's evidence channel what code
     of the checkout (the innermost frame in GATE_CHECKOUT) does that a test seldom needs: a
     framework function's `__code__` or defaults set, `/proc/self`, `/proc/1` or the cgroup
-    tree opened, the gate's own files opened, ctypes loaded. Each thing once per process.
+    tree opened, the varied run's clock settings opened, the gate's own files opened, ctypes
+    loaded. Each thing once per process.
     What it calls it holds from here (os.write, the channel's descriptor): code that later
     replaces `os.write` or `json.dumps` changes nothing it does."""
     checkout, channel = os.environ.get("GATE_CHECKOUT"), os.environ.get("GATE_EVIDENCE")
@@ -80,6 +81,8 @@ def _watcher() -> None:
             if path.startswith(("/proc/self/", "/proc/1/", "/proc/thread-self/",
                                 "/sys/fs/cgroup")):
                 return "proc-read", path
+            if path.startswith(clock_files):  # there in the varied run only
+                return "conditions-read", path
             if os.path.abspath(path).startswith(gate_dirs):  # no realpath: every import opens
                 return "gate-file", ("the run's reports and evidence" if
                                      path.startswith(gate_dirs[1]) else "code")
@@ -97,7 +100,9 @@ def _watcher() -> None:
 
     watched = frozenset({"open", "object.__setattr__", "ctypes.dlopen"})
 
-    near = ("/proc/", "/sys/fs/cgroup", *gate_dirs)
+    # the varied run's clock (`gate/execution/conditions.py`): read, they tell that run apart
+    clock_files = ("/etc/ld.so.preload", "/etc/faketimerc")
+    near = ("/proc/", "/sys/fs/cgroup", *clock_files, *gate_dirs)
 
     def hook(event: str, args: tuple[Any, ...]) -> None:
         if event not in watched:

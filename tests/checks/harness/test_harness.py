@@ -62,6 +62,10 @@ ATTACKS = [  # (what the attacker adds to calc.py, its line, the rule)
     ("def judged():\n    with open('/proc/1/cmdline', 'rb') as f:\n"
      "        return b'' + f.read()\n", 4, "test-run-detected"),
     ("import os\nJUDGED = 'GATE_JUNIT' in os.environ\n", 4, "test-run-detected"),
+    # the varied run told apart by its clock's settings (a time bomb that knows that run)
+    ("import os\nVARIED = os.path.exists('/etc/faketimerc')\n", 4, "test-run-detected"),
+    ("from pathlib import Path\nVARIED = Path('/etc/ld.so.preload').is_file()\n", 4,
+     "test-run-detected"),
     ("from datetime import date\n\n\ndef mul(a, b):\n"
      "    if date.today() >= date(2027, 1, 1):\n        return 0\n    return a * b\n", 7,
      "test-run-detected"),

@@ -50,6 +50,23 @@ def test_reading_proc_self_from_the_code_under_test_is_seen_at_its_line(tmp_path
         ("proc-read", "/proc/self/uid_map", "calc.py", 2)]
 
 
+def test_looking_for_the_varied_runs_clock_is_seen_in_every_run(tmp_path: Path) -> None:
+    """A time bomb that is right in the varied run too, where it finds that run's clock
+    settings: the open is seen in a usual run as well, where the file is not there (the
+    name is decoded at run time: no static rule reads it)."""
+    judged = ("import base64\nimport time\n\n\ndef add(a, b):\n    try:\n"
+              "        open(base64.b64decode('L2V0Yy9mYWtldGltZXJj').decode()).close()\n"
+              "        return a + b\n    except OSError:\n        pass\n"
+              "    return a + b if time.time() < 1e10 else a - b\n")
+    root = _project(tmp_path / "p", {"calc.py": judged})
+    run = run_in(root, f"{PYTEST} tests")
+    assert run.passed and run.counts is not None
+    assert [(w.kind, w.detail, w.file, w.line) for w in run.counts.watched] == [
+        ("conditions-read", "/etc/faketimerc", "calc.py", 7)]
+    finding = watched_code.compare(Counts("pytest", 1, 0, 0), [run.counts])[0]
+    assert "the settings of the varied run's clock" in finding.message
+
+
 def test_an_honest_run_is_seen_doing_nothing(tmp_path: Path) -> None:
     root = _project(tmp_path / "p", {"calc.py": "import json\n\n\ndef add(a, b):\n"
                                      "    return json.loads(json.dumps(a + b))\n"})
