@@ -5,6 +5,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
 from gate.execution import judged_files
+from gate.outcomes import colour
 from gate.outcomes.record import CaseResult, Outcome
 
 __all__ = ["CaseResult", "parse"]
@@ -84,9 +85,10 @@ def parse(path: str) -> list[CaseResult] | None:
 def case(classname: str, name: str, file: str | None, line_text: str | None, outcome: Outcome,
          message: str, collection: bool = False, seconds: float | None = None) -> CaseResult:
     """A test as the report names it: classname and name (xunit1), its file, its line as the
-    report writes it (0-based), its outcome and message; `collection`: the message is the
-    text of an error that stopped a module's collection."""
+    report writes it (0-based), its outcome and message (without colour codes); `collection`:
+    the message is the text of an error that stopped a module's collection."""
     line = int(line_text) + 1 if line_text and line_text.isdigit() else None
+    message = colour.plain(message)  # a run the project's CI asks to colour
     if collection and file:
         message = _collection_error(message)
     elif collection:

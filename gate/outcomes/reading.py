@@ -9,11 +9,11 @@ it agrees with that summary (`runners.reports`).
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from gate.execution.environment import extended
+from gate.outcomes import colour
 from gate.outcomes.record import CaseResult, Counts
 from gate.outcomes.runners import (
     cargo,
@@ -45,15 +45,13 @@ PARSERS: dict[str, Callable[[str, str], Counts | None]] = {
     unittest.NAME: unittest.parse,
     uvu.NAME: uvu.parse,
 }
-# Colour codes (SGR, cursor moves): a runner may colour its output in a pipe (uvu does, and
-# any with FORCE_COLOR set by the project); the gate reads it plain, never asking the tests
-# for plain output through the environment.
-ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
 
 
 def plain(output: str) -> str:
-    """`output` without its colour codes."""
-    return ANSI.sub("", output)
+    """`output` without its colour codes (`colour.py`): a runner may colour its output in a
+    pipe (uvu does, and any with FORCE_COLOR set by the project); the gate reads it plain,
+    never asking the tests for plain output through the environment."""
+    return colour.plain(output)
 
 
 def report_env(environ: Mapping[str, str], report: str,

@@ -152,3 +152,23 @@ def test_a_module_pytest_could_not_collect_is_named_by_its_file_and_its_error(
     assert case.message == ("not collected: ModuleNotFoundError: No module named "
                             "'no_such_module_dateutil'")
     assert junit.not_collected(case)
+
+
+def test_a_run_the_projects_ci_colours_is_read_without_the_colour(tmp_path: Path) -> None:
+    """The project's CI sets FORCE_COLOR (hynek/stamina does): pytest then writes colour codes
+    into the report's texts too, escaped as `#x1B`; the outcomes read as in a plain run."""
+    root = tmp_path / "p"
+    (root / "tests").mkdir(parents=True)
+    (root / "tests" / "test_imp.py").write_text("import nonexistent_mod\n")
+    (root / "tests" / "test_f.py").write_text("def test_f():\n    assert 1 == 2\n")
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    ws = Workspace(str(root), str(scratch), {**clean_env(), "FORCE_COLOR": "1"}, 120)
+    run = run_tests(ws, f"{sys.executable} -m pytest --continue-on-collection-errors tests",
+                    str(scratch / "report.xml"))
+    assert "#x1B[" in (scratch / "report.xml.0").read_text()  # coloured, as on that CI
+    assert run.counts is not None
+    assert sorted((c.name, c.message) for c in run.counts.cases) == [
+        ("tests/test_f.py::test_f", "assert 1 == 2"),
+        ("tests/test_imp.py",
+         "not collected: ModuleNotFoundError: No module named 'nonexistent_mod'")]
