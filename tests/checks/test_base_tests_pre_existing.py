@@ -70,3 +70,49 @@ def test_what_a_failure_is_without_its_particulars() -> None:
                                    "more") == "OSError"
     assert base_tests.failure_kind("assert 1 == 2") == "assert 1 == 2"
     assert base_tests.failure_kind("") == ""
+
+
+# A base test file that cannot be collected on the base either (pytest of the day rejects it,
+# as pytest 9 did hynek/stamina's duplicate ids); the change fixes it. Put back, it stopped
+# the whole session before the other base files ran.
+UNCOLLECTED = "import no_such_module_anywhere\n\n\ndef test_never():\n    assert True\n"
+FIXED = "def test_now():\n    assert True\n"
+
+
+@pytest.fixture(scope="module")
+def uncollected(tmp_path_factory: pytest.TempPathFactory, wheelhouse: Path) -> dict[str, Any]:
+    base = project(**{"tests/test_old.py": UNCOLLECTED})
+    return gate_report(tmp_path_factory.mktemp("uncollected"), wheelhouse, base,
+                       {"tests/test_old.py": FIXED})
+
+
+def test_a_base_file_uncollected_at_base_too_does_not_stop_the_others(
+        uncollected: dict[str, Any]) -> None:
+    checked = check(uncollected, "base-tests")
+    assert (checked["status"], checked["findings"]) == ("passed", [])
+    assert checked["summary"] == (
+        "2 base test file(s) (tests/test_calc.py, tests/test_old.py) pass on the head code, "
+        "but for tests/test_old.py, which cannot be collected in the base's own run either: "
+        "not this change's doing")
+
+
+@pytest.fixture(scope="module")
+def uncollected_and_broken(tmp_path_factory: pytest.TempPathFactory,
+                           wheelhouse: Path) -> dict[str, Any]:
+    """The twin: the same fix, and `sub` broken with its test edited to match: the base's
+    test_calc.py, run after the file left out, says so."""
+    base = project(**{"tests/test_old.py": UNCOLLECTED})
+    head: dict[str, str | None] = {
+        "tests/test_old.py": FIXED,
+        "calc/__init__.py": CALC.replace("return a - b", "return a + b"),
+        "tests/test_calc.py": "from calc import add\n\n\ndef test_add():\n"
+                              "    assert add(2, 3) == 5\n"}
+    return gate_report(tmp_path_factory.mktemp("broken"), wheelhouse, base, head)
+
+
+def test_the_other_base_files_still_judge_the_change(
+        uncollected_and_broken: dict[str, Any]) -> None:
+    checked = check(uncollected_and_broken, "base-tests")
+    assert checked["status"] == "failed"
+    assert [(f["path"], f["rule"]) for f in checked["findings"]] == [
+        ("tests/test_calc.py", "base-test-failed")]
