@@ -231,7 +231,8 @@ def _harness(change: Change, ws: Workspace, base: base_run.BaseOutcomes | None,
                                        git.ls_files(change.repo, change.head)))
     left.extend(fingerprint.compare(counts, [r.counts for r in runs], ws.checkout))
     left.extend(evidence_kept.compare(counts, [r.counts for r in runs]))
-    left.extend(watched_code.compare(counts, [r.counts for r in runs]))
+    left.extend(watched_code.compare(counts, [r.counts for r in runs],
+                                     change.diff.is_test_file))
 
 
 def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Progress,

@@ -40,8 +40,8 @@ class Tampering:
 class Watched:
     """What code of the checkout did while the tests ran, as the gate's audit hook saw it
     (`gate/preload/python/sitecustomize.py`): `kind` (framework-patched, proc-read,
-    conditions-read, gate-file, ctypes), `detail` (what it touched), where (relative to the
-    checkout)."""
+    conditions-read, gate-file, ctypes, subprocess, frame-read), `detail` (what it touched),
+    where (relative to the checkout)."""
     kind: str
     detail: str
     file: str

@@ -79,10 +79,11 @@ report rewritten after the session, a session that never sent its end, a line th
 message sent twice or late); `seen-at-run-time`, what the gate's audit hook (added before any code
 of the checkout runs, and not removable) saw code of the change do that the base's code did not:
 the framework's functions changed in place, `/proc/self`, `/proc/1` or the cgroup tree read, the
-varied run's clock settings opened, the gate's own files opened, ctypes loaded; pinned at the line
-that did it. A library that is itself a pytest plugin, with its entry point unchanged, raises
-nothing. Resolve it by removing the hook, or explain in the pull request why the tests need it; a
-reviewer must read what it does to a test run."""
+varied run's clock settings opened, the gate's own files opened, ctypes loaded (and, as notices, by
+code under test: a subprocess started, `sys._getframe` called); pinned at the line that did it. A
+library that is itself a pytest plugin, with its entry point unchanged, raises nothing. Resolve it
+by removing the hook, or explain in the pull request why the tests need it; a reviewer must read
+what it does to a test run."""
 
 RULES = ("test-plugin-entry-point", "build-backend", "setup-cmdclass", "site-hook-file",
          "setup-writes-site", "binary-python", "framework-patched", "builtins-patched",

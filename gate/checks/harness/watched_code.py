@@ -3,12 +3,13 @@ runtime part of `harness`, beside `fingerprint`): a Python audit hook (PEP 578) 
 adds before any code of the checkout runs, and that nothing can remove, reports what a test
 seldom needs: the framework's functions changed in place (`__code__`, `__defaults__`),
 `/proc/self`, `/proc/1` or the cgroup tree read, the varied run's clock settings
-(`/etc/ld.so.preload`, `/etc/faketimerc`) opened, the gate's own files opened, `ctypes` loaded.
+(`/etc/ld.so.preload`, `/etc/faketimerc`) opened, the gate's own files opened, `ctypes` loaded;
+and, as notices, by code under test, a subprocess started and a caller's frame asked for.
 What only the head's code did, and the base's code did not (the same kind, the same thing,
 in the same file), is a finding at the line that did it."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from gate.models import Finding
 from gate.outcomes.record import Counts, Watched
@@ -25,21 +26,32 @@ WHAT = {
     "gate-file": "opened the gate's own `{detail}` while the tests ran",
     "ctypes": "loaded native code through ctypes (`{detail}`) while the tests ran: it can "
               "change what no Python hook sees",
+    "subprocess": "started `{detail}` while the tests ran: what it does is not watched",
+    "frame-read": "asked for its callers' frames (`{detail}`) while the tests ran: code that "
+                  "reads who calls it can tell a test from a user",
 }
+# What honest code under test does often enough (a tool that runs git, a logging helper that
+# finds its caller): a notice for a reviewer, in code under test only (a test that runs the
+# CLI is no news), never a verdict.
+NOTICES = frozenset({"subprocess", "frame-read"})
 
 
-def compare(base: Counts | None, head: Sequence[Counts | None]) -> list[Finding]:
-    """A finding for each thing the head's code did that the base's code did not."""
+def compare(base: Counts | None, head: Sequence[Counts | None],
+            is_test: Callable[[str], bool] = lambda path: False) -> list[Finding]:
+    """A finding for each thing the head's code did that the base's code did not (of the
+    `NOTICES` kinds, only by code under test, not `is_test`)."""
     if base is None:
         return []  # nothing to hold the head's against: its code may do what the base's did
     before = {(w.kind, w.detail, w.file) for w in base.watched}
     found: dict[tuple[str, str, str], Watched] = {}
     for counts in head:
         for w in counts.watched if counts is not None else ():
-            if (w.kind, w.detail, w.file) not in before:
+            if (w.kind, w.detail, w.file) not in before and not (
+                    w.kind in NOTICES and is_test(w.file)):
                 found.setdefault((w.kind, w.detail, w.file), w)
     return [Finding(w.file, w.line, RULE,
                     f"code of the change ({w.file}:{w.line}) "
                     + WHAT.get(w.kind, "{detail}").format(detail=w.detail)
-                    + "; the base's code did not", "error")
+                    + "; the base's code did not",
+                    "notice" if w.kind in NOTICES else "error")
             for w in found.values()]

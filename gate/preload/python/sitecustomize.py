@@ -23,7 +23,8 @@ def _watcher() -> None:
     of the checkout (the innermost frame in GATE_CHECKOUT) does that a test seldom needs: a
     framework function's `__code__` or defaults set, `/proc/self`, `/proc/1` or the cgroup
     tree opened, the varied run's clock settings opened, the gate's own files opened, ctypes
-    loaded. Each thing once per process.
+    loaded, a subprocess started, a caller's frame asked for (`sys._getframe`). Each thing
+    once per process.
     What it calls it holds from here (os.write, the channel's descriptor): code that later
     replaces `os.write` or `json.dumps` changes nothing it does."""
     checkout, channel = os.environ.get("GATE_CHECKOUT"), os.environ.get("GATE_EVIDENCE")
@@ -96,9 +97,17 @@ def _watcher() -> None:
             return None
         if event == "ctypes.dlopen":
             return "ctypes", str(args[0])
+        if event == "subprocess.Popen":  # (executable, args, cwd, env)
+            program = args[0] or (args[1][0] if isinstance(args[1], (list, tuple)) and args[1]
+                                  else args[1])
+            return "subprocess", os.path.basename(os.fsdecode(program))[:100]
+        if event == "sys._getframe":
+            return "frame-read", "sys._getframe"
         return None
 
-    watched = frozenset({"open", "object.__setattr__", "ctypes.dlopen"})
+    watched = frozenset({"open", "object.__setattr__", "ctypes.dlopen", "subprocess.Popen",
+                         "sys._getframe"})
+    frames_seen: set[int] = set()  # the code objects that asked for a frame, once each
 
     # the varied run's clock (`gate/execution/conditions.py`): read, they tell that run apart
     clock_files = ("/etc/ld.so.preload", "/etc/faketimerc")
@@ -116,6 +125,14 @@ def _watcher() -> None:
             return
         busy.add(ident())
         try:
+            if event == "sys._getframe":  # (asking for a frame here is audited: `busy` holds)
+                # asked by the checkout's own code only (namedtuple, Enum and typing ask for
+                # their caller's module on every class they make); once a calling code
+                # object: a logging helper may ask at every call
+                caller = getframe(1).f_code
+                if id(caller) in frames_seen or not caller.co_filename.startswith(root):
+                    return
+                frames_seen.add(id(caller))
             found = what(event, args)
             place = where() if found is not None else None
             if found is None or place is None:
