@@ -15,6 +15,8 @@ from helpers.pyproject_fixture import project
 
 from gate import cli
 
+pytestmark = pytest.mark.slow  # whole gate runs
+
 
 def _overlap_probe(shared: Path, marker: str) -> str:
     """Test code that, inside a repeat (its checkout's path holds `marker`), notes in `shared`

@@ -13,6 +13,8 @@ from helpers.pyproject_fixture import project
 
 from gate import cli
 
+pytestmark = pytest.mark.slow  # whole gate runs
+
 WORKFLOW = """\
 on: [push]
 jobs:

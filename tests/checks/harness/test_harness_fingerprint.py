@@ -79,6 +79,7 @@ def test_a_script_that_patches_before_pytest_main_is_found(tmp_path: Path) -> No
         ("_pytest.reports.TestReport.outcome", "foreign", str(root / "run_tests.py"), 6)]
 
 
+@pytest.mark.slow  # two pytest sessions with xdist workers
 def test_an_xdist_worker_reports_what_changed_under_it(tmp_path: Path) -> None:
     """pytest-xdist is one of the test extras: this test needs it, and never skips."""
     root = _project(tmp_path / "p", {"calc.py": BY_NAME + "\n\n" + BROKEN})
