@@ -15,11 +15,17 @@ def from_findings(
     clean: str,
     found: str,
     duration_s: float = 0.0,
+    notices_only: str = ", notices only",
 ) -> CheckResult:
-    """A diff check's result: `clean` when nothing was found, else `found` formatted with n."""
+    """A diff check's result: `clean` when nothing was found, else `found` formatted with n;
+    with notices only, it has passed (a notice is never a verdict), said by `notices_only`."""
     if not findings:
         return CheckResult(check_id, title, "passed", False, clean, duration_s=duration_s)
     ordered = tuple(sorted(findings, key=lambda f: (f.path, f.line, f.rule)))
+    if all(f.severity == "notice" for f in findings):
+        return CheckResult(check_id, title, "passed", False,
+                           found.format(n=len(findings)) + notices_only, findings=ordered,
+                           duration_s=duration_s)
     return CheckResult(check_id, title, "failed", False, found.format(n=len(findings)),
                        findings=ordered, duration_s=duration_s)
 

@@ -24,7 +24,9 @@ poetry.lock, uv.lock, go.sum, ...) and says which packages were added, removed o
 A lockfile decides exactly what code is installed and run; an agent that cannot make something
 work may add or upgrade a dependency on the way, and lockfile diffs are long enough that nobody
 reads them. A lockfile whose only change is the version of the project's own packages (its
-release bump) is not flagged. Resolve it by checking that each dependency change was intended
+release bump) is not flagged; one whose only change is in the project's own entries (what its
+packages and groups depend on), every package locked from elsewhere as it was with its source and
+hashes, is a notice. Resolve it by checking that each dependency change was intended
 and is trustworthy, and regenerating the lockfile with the project's own tool if it was edited
 by hand."""
 
@@ -189,15 +191,49 @@ def _npm_unversioned(data: object) -> object:
 def _toml_unversioned(data: dict[str, object]) -> object:
     """A Cargo, uv or pdm lockfile without the versions of the project's own packages: those
     from no registry (Cargo: no `source`; uv: an editable, virtual or directory source)."""
-    def own(entry: dict[str, object]) -> bool:
-        where = entry.get("source")
-        return where is None or (isinstance(where, dict) and bool(
-            {"editable", "virtual", "directory"} & set(where)))
     packages = data.get("package")
     listed = packages if isinstance(packages, list) else []
     return {**data, "package": [
-        {k: v for k, v in p.items() if not (k == "version" and own(p))}
+        {k: v for k, v in p.items() if not (k == "version" and _own_toml(p))}
         if isinstance(p, dict) else p for p in listed]}
+
+
+def _own_toml(entry: object) -> bool:
+    """A Cargo, uv or pdm lock entry of the project's own (from no registry: Cargo, no
+    `source`; uv, an editable, virtual or directory source)."""
+    if not isinstance(entry, dict):
+        return False
+    where = entry.get("source")
+    return where is None or (isinstance(where, dict) and bool(
+        {"editable", "virtual", "directory"} & set(where)))
+
+
+def _without_own(name: str, text: str) -> object:
+    """The lockfile without the project's own entries: every package locked from elsewhere,
+    with its version, source and hashes."""
+    if name in ("package-lock.json", "npm-shrinkwrap.json"):
+        data = json.loads(text)
+        packages = data.get("packages") if isinstance(data, dict) else None
+        return {key: entry for key, entry in packages.items()
+                if "node_modules/" in key or (isinstance(entry, dict) and "resolved" in entry)
+                } if isinstance(packages, dict) else data
+    data = toml.loads(text)
+    listed = data.get("package")
+    return [p for p in listed if not _own_toml(p)] if isinstance(listed, list) else data
+
+
+def own_entries_only(name: str, old: str | None, new: str | None) -> bool:
+    """Whether only the project's own entries changed (what its packages and groups depend
+    on: svcs 7d56b11 added a locked package to its typing groups, with pyproject.toml): every
+    package locked from elsewhere is as it was, its source and hashes too, so no new code is
+    installed."""
+    if old is None or new is None or old == new or name not in (
+            "package-lock.json", "npm-shrinkwrap.json", "Cargo.lock", "uv.lock", "pdm.lock"):
+        return False
+    try:
+        return bool(_without_own(name, old) == _without_own(name, new))
+    except (ValueError, TypeError, AttributeError):
+        return False
 
 
 def own_version_only(name: str, old: str | None, new: str | None) -> bool:
@@ -224,11 +260,19 @@ def run(ctx: DiffContext) -> CheckResult:
              if posixpath.basename(f.path) in PARSERS and not ctx.is_vendored(f.path)]
     paths = [f.path for f in files]
     base, head = ctx.read(ctx.base, paths), ctx.read(ctx.head, paths)
-    findings = [
-        Finding(path=f.path, line=1, rule="lockfile", severity="warning",
-                message=_message(f, _decode(base[f.path]), _decode(head[f.path])))
-        for f in files if not own_version_only(posixpath.basename(f.path),
-                                               _decode(base[f.path]), _decode(head[f.path]))
-    ]
+    findings = []
+    for f in files:
+        name, old, new = posixpath.basename(f.path), _decode(base[f.path]), _decode(head[f.path])
+        if own_version_only(name, old, new):
+            continue
+        if own_entries_only(name, old, new):
+            findings.append(Finding(
+                path=f.path, line=1, rule="lockfile", severity="notice",
+                message=f"{f.path} changed only in the project's own entries (what its "
+                        "packages and groups depend on): every locked package, its source and "
+                        "hashes are as they were"))
+            continue
+        findings.append(Finding(path=f.path, line=1, rule="lockfile", severity="warning",
+                                message=_message(f, old, new)))
     return from_findings(ID, TITLE, findings, clean="no lockfile changed",
                          found="{n} lockfile(s) changed")

@@ -74,3 +74,52 @@ def test_the_own_version_in_cargo_and_uv_locks(tmp_path: Path) -> None:
     itoa = {"Cargo.lock": _CARGO.format(own="0.5.0").replace("1.0.11", "1.0.12")}
     assert found(run_check(lockfiles.run, tmp_path / "twin", base, itoa)) == [
         ("Cargo.lock", 1, "lockfile")]
+
+
+# hynek/svcs 7d56b11: a package already locked added to the project's own typing group
+_UV_GROUPS = """\
+version = 1
+
+[[package]]
+name = "app"
+version = "1.0.0"
+source = {{ editable = "." }}
+
+[package.dev-dependencies]
+typing = [
+    {{ name = "idna" }},{extra}
+]
+
+[[package]]
+name = "httpx"
+version = "0.28.1"
+source = {{ registry = "https://pypi.org/simple" }}
+sdist = {{ url = "https://files.example/httpx-0.28.1.tar.gz", hash = "sha256:{hash}" }}
+
+[[package]]
+name = "idna"
+version = "3.10"
+source = {{ registry = "https://pypi.org/simple" }}
+"""
+
+
+def test_a_change_in_the_projects_own_entries_only_is_a_notice(tmp_path: Path) -> None:
+    base = {"uv.lock": _UV_GROUPS.format(extra="", hash="aa")}
+    head = {"uv.lock": _UV_GROUPS.format(extra='\n    { name = "httpx" },', hash="aa")}
+    result = run_check(lockfiles.run, tmp_path, base, head)
+    assert (result.status, [f.severity for f in result.findings]) == ("passed", ["notice"])
+    assert "every locked package, its source and hashes are as they were" in (
+        result.findings[0].message)
+    # the twin: the same, and the locked httpx's hash changed: new code, said as before
+    twin = {"uv.lock": _UV_GROUPS.format(extra='\n    { name = "httpx" },', hash="bb")}
+    result = run_check(lockfiles.run, tmp_path / "twin", base, twin)
+    assert (result.status, [f.severity for f in result.findings]) == ("failed", ["warning"])
+
+
+def test_an_npm_roots_dependency_list_alone_is_a_notice(tmp_path: Path) -> None:
+    base = _npm("1.2.0")
+    head = json.loads(base)
+    head["packages"][""]["devDependencies"] = {"foo": "^1"}
+    result = run_check(lockfiles.run, tmp_path, {"package-lock.json": base},
+                       {"package-lock.json": json.dumps(head, indent=2) + "\n"})
+    assert (result.status, [f.severity for f in result.findings]) == ("passed", ["notice"])

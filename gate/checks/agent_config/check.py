@@ -1,8 +1,6 @@
 """agent-config: what steers the agents and what the workflows may do, read as data."""
 from __future__ import annotations
 
-import dataclasses
-
 from ruamel.yaml.error import YAMLError
 
 from gate.checks.agent_config import instructions, paths, settings, workflow_access
@@ -119,10 +117,6 @@ def run(ctx: DiffContext) -> CheckResult:
     findings: list[Finding] = []
     for f in files:
         findings += _file(f, _decode(base[f.path]) or "", _decode(head[f.path]) or "")
-    result = from_findings(ID, TITLE, findings, clean="no agent instructions, settings or "
-                           "workflow permissions changed",
-                           found="{n} change(s) to what steers the agents")
-    if findings and all(f.severity == "notice" for f in findings):
-        result = dataclasses.replace(result, status="passed",
-                                     summary=f"{result.summary}, notices only")
-    return result
+    return from_findings(ID, TITLE, findings, clean="no agent instructions, settings or "
+                         "workflow permissions changed",
+                         found="{n} change(s) to what steers the agents")
