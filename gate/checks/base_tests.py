@@ -268,7 +268,7 @@ def _unsplit(planned: Planned, failing_at_base: Mapping[str, str],
     result, uncollected = _without_uncollected(planned, failing_at_base)
     failed = [pin(t, files, to_run) for t in result.failed_tests]
     duration = result.completed.duration_s
-    if result.passed or set(to_run) <= set(uncollected):
+    if result.passed or (uncollected and set(to_run) <= set(uncollected)):
         but = (f", but for {_names(uncollected, 3)}, which cannot be collected in the base's "
                "own run either: not this change's doing") if uncollected else ""
         return CheckResult(ID, TITLE, "passed", False, f"{what} pass on the head code{but}",
