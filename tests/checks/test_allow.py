@@ -1,6 +1,7 @@
 """Allow comments: `gate: allow CHECK-ID -- reason`, read as comments, never from strings."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -80,3 +81,19 @@ def test_prose_that_mentions_the_syntax_is_not_an_allow_comment(tmp_path: Path) 
                       diff.changed_files(str(repo.path), base, head))
     result = escapes.run(ctx)
     assert [(f.path, f.line, f.rule) for f in result.findings] == [("ci.yml", 1, "gate: allow")]
+
+
+def test_a_check_with_notices_of_its_own_is_not_said_as_allowed(tmp_path: Path) -> None:
+    """A lockfile changed only in the project's own entries is a notice of the check itself,
+    not a finding an allow comment turned into one."""
+    lock = {"name": "app", "lockfileVersion": 3, "packages": {
+        "": {"name": "app", "dependencies": {"foo": "^1"}},
+        "node_modules/foo": {"version": "1.0.0", "resolved": "https://registry.npmjs.org/foo",
+                             "integrity": "sha512-x"}}}
+    repo, _, _ = make_change(tmp_path / "repo", {"package-lock.json": json.dumps(lock)}, {
+        "package-lock.json": json.dumps({**lock, "packages": {
+            **lock["packages"], "": {"name": "app", "devDependencies": {"foo": "^1"}}}})})
+    report = runner.scan(runner.Options(base="main", head="change", repo=str(repo.path)))
+    checked = next(c for c in report.checks if c.id == "lockfiles")
+    assert (checked.status, checked.summary) == ("passed", "1 lockfile(s) changed, notices only")
+    assert report.verdict == "pass"
