@@ -45,8 +45,8 @@ def _judge(capsys: pytest.CaptureFixture[str], tmp_path: Path,
     # --isolation off: the repeats write in one shared folder; --parallel: the runs (and,
     # before, the repeats) side by side
     code = cli.main(["run", "--repo", str(repo.path), "--base", "main", "--head", "change",
-              "--format", "json", "--isolation", "off", "--parallel", "--runs", "2",
-              "--pinned", "off"])
+                     "--format", "json", "--isolation", "off", "--parallel", "--runs", "2",
+                     "--pinned", "off"])
     out, err = capsys.readouterr()
     assert out, (code, err)
     report: dict[str, Any] = json.loads(out)
