@@ -45,9 +45,10 @@ def _hash_directive(body: str) -> re.Pattern[str]:
 
 def _checker_directive(body: str) -> re.Pattern[str]:
     """A type checker's directive, as the checkers read it: at the start of a comment (mypy),
-    or after a `#` inside one (pyright), followed by a code list, a space or the line's end;
-    not one quoted in the comment's prose (``# `f() -> int:  # type: ignore` over ...``)."""
-    return re.compile(r"(?<![\"'`])#\s*" + body + r"(?=\[|\s|$)", re.IGNORECASE)
+    or after a `#` inside one (pyright), followed by a code list, a space, another comment
+    (`# type: ignore#x`: mypy honours it) or the line's end; not one quoted in the comment's
+    prose (``# `f() -> int:  # type: ignore` over ...``)."""
+    return re.compile(r"(?<![\"'`])#\s*" + body + r"(?=[\[\s#]|$)", re.IGNORECASE)
 
 
 def _slash_directive(body: str) -> re.Pattern[str]:

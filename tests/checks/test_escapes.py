@@ -99,6 +99,7 @@ def test_only_added_lines_count(tmp_path: Path) -> None:
 @pytest.mark.parametrize("line", [
     "x: int = f()  # noqa # type: ignore",  # after another comment: pyright honours it
     "x: int = f()  # type:ignore",
+    "x: int = f()  # type: ignore#no space before another comment: mypy honours it",
     "x: int = f()  # type: ignore[assignment]",
 ])
 def test_a_type_checkers_directive_as_a_checker_reads_it(tmp_path: Path, line: str) -> None:
