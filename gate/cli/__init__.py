@@ -71,6 +71,13 @@ def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
     raise SystemExit(128 + signum)
 
 
+def _say_missing_extra(e: ModuleNotFoundError, extra: str, what: str) -> None:
+    """Where the import of an extra's package (`extra`, also the extra's name) failed, a
+    GateError that says how to install it; nothing where another module is missing."""
+    if e.name == extra or (e.name or "").startswith(extra + "."):
+        raise GateError(f"{what}: pip install '{release.DISTRIBUTION}[{extra}]'") from e
+
+
 def _publish(args: argparse.Namespace) -> int:
     # PyGithub takes a third of a second to import: only `gate publish` pays for it, not the
     # pre-commit hook (`gate hook pre-commit` must feel instant). It is the extra `github`.
@@ -78,10 +85,9 @@ def _publish(args: argparse.Namespace) -> int:
         from gate.github import modes, publish
         from gate.github import settings as github_settings
     except ModuleNotFoundError as e:
-        if e.name != "github" and not (e.name or "").startswith("github."):
-            raise
-        raise GateError("gate publish needs PyGithub, which the command line alone does not "
-                        f"install: pip install '{release.DISTRIBUTION}[github]'") from e
+        _say_missing_extra(e, "github", "gate publish needs PyGithub, which the command line "
+                           "alone does not install")
+        raise
 
     env = dict(os.environ)
     if args.pr is not None:
@@ -127,10 +133,8 @@ def _mcp(fixed_cap: int | None) -> int:
     try:
         from gate.agent import mcp_server
     except ModuleNotFoundError as e:
-        if e.name != "mcp" and not (e.name or "").startswith("mcp."):
-            raise
-        raise GateError("gate mcp needs the MCP SDK: pip install "
-                        f"'{release.DISTRIBUTION}[mcp]'") from e
+        _say_missing_extra(e, "mcp", "gate mcp needs the MCP SDK")
+        raise
     mcp_server.serve(fixed_cap)
     return 0
 
