@@ -192,9 +192,8 @@ _UNVARIED = ("import sys; from gate.execution import conditions; "
 
 def varied_cost(work: Path, env: dict[str, str], quick: bool) -> dict[str, Any]:
     """`gate run` whose suite's last run is made under other conditions (the clock moved by
-    libfaketime, the checkout's files aged in the run's overlay, no memory limit, another
-    host name) against the same gate with every run under the usual ones (interleaved, best
-    of each, one run of the bench)."""
+    libfaketime, the checkout's files aged in the run's overlay) against the same gate with
+    every run under the usual ones (interleaved, best of each, one run of the bench)."""
     repo = work / "varied"
     smoke.project(work, "varied", quick, files=10, suite_seconds=1.0)
 

@@ -9,11 +9,12 @@ gate's host name. A test whose outcome changes with them is named (`checks/suite
     ws = dataclasses.replace(ws, conditions=varied)   # every command of that run under them
 
 - **the clock a year ahead**: libfaketime (the PyPI package `libfaketime` ships the library
-  in its wheel, x86-64 Linux only) in every dynamically linked process of the command. In the
-  boundary with overlays it is loaded through `/etc/ld.so.preload` and told the offset by
-  `/etc/faketimerc`, both in an overlay of `/etc` of the command's own: the environment is
-  the same as in the other runs (no `LD_PRELOAD` or `FAKETIME` to read). Elsewhere through
-  those variables. It cannot move what does not ask glibc the time: static binaries, Go
+  in its wheel, x86-64 Linux only) in every dynamically linked process of the command,
+  through `LD_PRELOAD` and `FAKETIME` (`clock_env`). A file in /etc (`ld.so.preload`,
+  `faketimerc`) would be there for a `stat` in this run only; the variables, and the one
+  libfaketime adds (`FAKETIME_SHARED`), the gate's Python preload takes out of `os.environ`
+  before any code of the checkout runs (docs/isolation.md: what is still observable). It
+  cannot move what does not ask glibc the time: static binaries, Go
   (its runtime reads the vDSO directly), setuid programs (the loader ignores the preload),
   and the kernel's own timestamps: a file written during the run has today's date, so it
   looks a year old to a process whose clock moved.
@@ -21,12 +22,10 @@ gate's host name. A test whose outcome changes with them is named (`checks/suite
   go with the command's overlay), every file and directory of the checkout but `.git` and
   `node_modules` gets a modification and access time 30 days back. Only where each command
   has an overlay of its own (else the run's later commands would inherit it).
-- **no memory limit**: the other runs set RLIMIT_DATA (`process.MEMORY_LIMIT_KB`); a
-  developer's machine and a CI runner do not. A runaway allocation in this run is bounded by
-  the time limit only.
-- **another host name**: every judged command has a UTS namespace of its own, named
-  `HOSTNAME` ("runner"); this run's is `VARIED_HOSTNAME` ("devbox"). Each name resolves: a
-  copy of the host's `/etc/hosts` with the name on 127.0.1.1 is bound over it.
+
+Nothing else differs (issue 50): every run has the machine's host name (a `Conditions` with
+another one resolves through a copy of `/etc/hosts` naming it), and no run has a memory
+limit a process can see (`memory` watches from outside).
 """
 from __future__ import annotations
 
@@ -39,16 +38,14 @@ import sys
 import time
 from collections.abc import Sequence
 
-HOSTNAME = "runner"  # every judged command's host name
-VARIED_HOSTNAME = "devbox"  # the varied run's
+HOSTNAME = ""  # every judged command's host name: "", the machine's own
 CLOCK_DAYS = 365
 FILES_DAYS = 30
 # Copied into the command's /etc when it is an overlay: files a container binds over /etc
 # (Docker's resolv.conf), which an overlay of /etc would hide.
 _KEPT = ("resolv.conf",)
-# In every judged command, so that the varied run's environment is the others': libfaketime
-# leaves the monotonic clock alone (moved with the wall clock, an absolute sleep on it, as
-# Python's time.sleep makes, would wait for a year).
+# With the clock: libfaketime leaves the monotonic clock alone (moved with the wall clock,
+# an absolute sleep on it, as Python's time.sleep makes, would wait for a year).
 EVERY_RUN = {"DONT_FAKE_MONOTONIC": "1"}
 _AGE = ('find . \\( -name .git -o -name node_modules \\) -prune -o -exec touch -c -h -d "@$1" '
         '{} + 2>/dev/null; shift; exec "$@"')
@@ -60,7 +57,7 @@ class Conditions:
     clock_days: int = 0  # the clock this many days ahead (0: the real clock)
     files_days: int = 0  # the checkout's files this many days old (0: as checked out)
     unlimited: bool = False  # no memory limit
-    hostname: str = HOSTNAME
+    hostname: str = HOSTNAME  # "": the machine's
 
     def __bool__(self) -> bool:
         return self != USUAL
@@ -108,12 +105,11 @@ def faketime_library() -> str | None:
 
 
 def possible(isolated: bool, overlays: bool) -> Conditions:
-    """The varied run's conditions that can be made here: the host name needs the boundary,
-    the files' age its overlays, the clock libfaketime."""
+    """The varied run's conditions that can be made here: the files' age needs the
+    boundary's overlays, the clock libfaketime. The rest is every run's: the machine's host
+    name, and no memory limit a process can see."""
     return Conditions(clock_days=CLOCK_DAYS if faketime_library() else 0,
-                      files_days=FILES_DAYS if isolated and overlays else 0,
-                      unlimited=True,
-                      hostname=VARIED_HOSTNAME if isolated else HOSTNAME)
+                      files_days=FILES_DAYS if isolated and overlays else 0)
 
 
 def _write(path: str, text: str) -> None:
@@ -164,8 +160,8 @@ def etc_files(where: str, c: Conditions, whole: bool) -> dict[str, str]:
 
 
 def clock_env(c: Conditions) -> dict[str, str]:
-    """The variables that move the clock where /etc cannot be overlaid (no boundary, or no
-    overlays): the command can read them."""
+    """The variables that move the clock (the gate's Python preload hides them from
+    `os.environ`; other programs can read them)."""
     library = faketime_library() if c.clock_days else None
     if library is None:
         return {}

@@ -13,7 +13,9 @@ Each command starts in new user, PID, mount, IPC and UTS namespaces (bubblewrap,
   the protected paths (`protected`) are bound read-only again, and checked (device, inode)
   before each command and after the last (`Boundary.verify`);
 - no state it leaves in the kernel outlives it: its System V and POSIX IPC objects go with its
-  IPC namespace, and its host name (`conditions.HOSTNAME`, not the machine's) is its own;
+  IPC namespace, and its host name (the machine's, as the CI runner's own run sees it) is
+  its own: it cannot rename the machine;
+- its process ids continue the machine's (`bwrap.CHAIN`), as its own run's would;
 - it has no capability left (it cannot remount), and the network is whatever the gate gave it.
 
 `isolation = "auto"` (default) uses it where it works and else says why on stderr; `required`
@@ -24,6 +26,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
+import socket
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -32,6 +35,7 @@ from gate.execution import bwrap, conditions, protected, stale
 from gate.models import Isolation
 
 MODES = ("auto", "required", "off")
+Pids = bwrap.Pids
 
 
 @dataclasses.dataclass(frozen=True)
@@ -45,6 +49,7 @@ class Boundary:
     # (path, st_dev, st_ino) of each protected path, taken before the first judged command
     identities: tuple[tuple[str, int, int], ...] = ()
     overlays: bool = False  # whether a directory can be shown through a temporary overlay
+    counted: Pids | None = None  # process ids where the machine's are (`bwrap.CHAIN`)
 
     def wrap(self, inner: Sequence[str], *, root: str, cwd: str, tmp: str | None,
              own: Sequence[str] = (), layered: Sequence[str] = (),
@@ -68,12 +73,10 @@ class Boundary:
             return ["env", *(f"{k}={v}" for k, v in moved.items()), *inner] if moved else \
                 list(inner)
         self.verify()
-        clock = bool(under.clock_days and conditions.faketime_library())
-        whole = clock and self.overlays  # the clock through /etc/ld.so.preload
-        key = under.hostname + (f"-clock-{under.clock_days}" if whole else "")
-        # beside the root, with the trials' layers (removed with it; read-only inside)
+        # a host name other than the machine's resolves through a copy of /etc/hosts naming it
         etc = conditions.etc_files(os.path.join(os.path.realpath(root) + stale.LAYERS,
-                                                f".etc-{key}"), under, whole)
+                                                f".etc-{under.hostname}"), under, False) if (
+            under.hostname) else {}
         inner = conditions.aged(inner, under) if self.overlays else list(inner)
         real = functools.partial(_existing, exclude=os.path.realpath(tmp) if tmp else "")
         writable, over = real(own), real(layered)
@@ -85,10 +88,8 @@ class Boundary:
                           tmp=os.path.realpath(tmp) if tmp else None, tmp_bytes=self.tmp_bytes,
                           layers={os.path.realpath(p): [os.path.realpath(d) for d in ds]
                                   for p, ds in (layers or {}).items()},
-                          hostname=under.hostname, etc=etc,
-                          etc_over=os.path.dirname(etc["hosts"]) if whole else "",
-                          setenv={**conditions.EVERY_RUN,
-                                  **(conditions.clock_env(under) if clock and not whole else {})})
+                          hostname=under.hostname or socket.gethostname(), etc=etc,
+                          setenv=conditions.clock_env(under), counted=self.counted)
 
     def verify(self) -> None:
         """GateError naming every protected path that is no longer the file it was (renamed
@@ -197,8 +198,11 @@ def choose(mode: str, protect: Iterable[str] = (), *, tmp_mb: int = 4096,
     paths = protected.normalised([*protected.gate_installation(), *protected.runner_files(environ),
                                   *protected.host_files(environ), *protect])
     overlays = bwrap.overlays_work(working.path)
-    detail = (f"{working.version}: user, PID, mount, IPC and UTS namespaces per command; a "
-              "read-only "
+    counted = bwrap.pids(working.path)
+    detail = (f"{working.version}: user, PID, mount, IPC and UTS namespaces per command"
+              + ("; process ids from the machine's" if counted else
+                 "; process ids from 1 (no unshare --map-user or setpriv here)")
+              + "; the machine's host name; a read-only "
               "world but the run's checkouts, scratch, environment, HOME and a tmpfs per command"
               + ("; each command after the install sees them through an overlay of its own"
                  "; only the base's install writes the installers' caches"
@@ -206,4 +210,4 @@ def choose(mode: str, protect: Iterable[str] = (), *, tmp_mb: int = 4096,
                  "; the head's install gets caches of the run's own")
               + f"; {len(paths)} protected paths checked after each command")
     return Boundary(Isolation("namespaces", detail), working.path, paths, tmp_mb << 20,
-                    identities(paths), overlays)
+                    identities(paths), overlays, counted)

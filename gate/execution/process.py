@@ -11,7 +11,6 @@ import contextlib
 import dataclasses
 import os
 import re
-import shutil
 import signal
 import subprocess
 import threading
@@ -19,20 +18,18 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import IO
 
-from gate.execution import conditions, logs, reaper, waiting
+from gate.execution import conditions, logs, memory, reaper, waiting
 
 OUTPUT_LIMIT = 1024 * 1024
 WRAPPER = '/bin/sh -c "$1"; exit $?'
 # `python -m mypy` where mypy is not installed: all Python prints, with exit 1 (the command
 # could not run, as a command not found; an import error inside a tool prints a traceback)
 NO_MODULE = re.compile(r"\S*python[\d.]*: No module named [\w.]+")
-# Each judged process may take at most half the machine's memory (RLIMIT_DATA, which counts
-# what a process writes, not the address space Go, V8 or a JVM reserve): a test that loops
-# appending to a list fails with MemoryError in seconds, not after the kernel's OOM killer
-# has picked a victim (mahmoud/boltons 3e9983d: the head's new test loops forever on the
-# base's code, and filled 24 GB for two minutes).
+# Each judged process may hold at most half the machine's memory: `memory.watch` kills the
+# command when one holds more (mahmoud/boltons 3e9983d: the head's new test loops forever on
+# the base's code, and filled 24 GB for two minutes). From outside: no resource limit the CI
+# runner lacks is visible to the judged code.
 MEMORY_LIMIT_KB = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2048
-_LIMITED = 'ulimit -d "$1" 2>/dev/null; shift; exec "$@"'
 # (argv, cwd) -> the argv that is started: the isolation boundary around a command.
 Wrap = Callable[[Sequence[str], str], list[str]]
 
@@ -130,26 +127,26 @@ def run_argv(
     memory_kb: int | None = MEMORY_LIMIT_KB,
 ) -> Completed:
     """Run `argv` (started as `wrap(argv, cwd)` when given: in the isolation boundary), each
-    of its processes limited to `memory_kb` of data; `log`: a file that gets the whole output
-    (not only the kept `limit` bytes)."""
+    of its processes watched to hold at most `memory_kb` (`memory`); `log`: a file that gets
+    the whole output (not only the kept `limit` bytes)."""
     shown = display if display is not None else " ".join(argv)
-    if memory_kb and shutil.which(argv[0], path=env.get("PATH")):  # else: not found, as is
-        argv = ["/bin/sh", "-c", _LIMITED, "gate", str(memory_kb), *argv]
+    marker = reaper.new_marker("CMD")
     if wrap is not None:
         argv = wrap(argv, cwd)
+        if os.path.basename(argv[0]) == "bwrap":  # inside, its PID namespace ends them all:
+            argv = [argv[0], "--unsetenv", marker, *argv[1:]]  # the marker is not shown
     with contextlib.ExitStack() as stack:
         sink = stack.enter_context(logs.open_new(log)) if log else None
         if sink is not None:
             logs.header(sink, shown, cwd)
-        done = _run(argv, shown, cwd, env, timeout, limit, sink)
+        done = _run(argv, shown, cwd, env, timeout, limit, sink, marker, memory_kb)
         if sink is not None:
             logs.footer(sink, done.returncode, done.timed_out, done.duration_s)
         return done
 
 
 def _run(argv: Sequence[str], shown: str, cwd: str, env: Mapping[str, str], timeout: float,
-         limit: int, sink: IO[bytes] | None) -> Completed:
-    marker = reaper.new_marker("CMD")
+         limit: int, sink: IO[bytes] | None, marker: str, memory_kb: int | None) -> Completed:
     start = time.monotonic()
     with reaper.starting(env) as may:
         if not may:  # its run was ended (interrupted): as if killed at once
@@ -176,11 +173,16 @@ def _run(argv: Sequence[str], shown: str, cwd: str, env: Mapping[str, str], time
     # polls, and would add up to 50 ms to every command.
     waiter = threading.Thread(target=proc.wait, daemon=True)
     waiter.start()
+    said: list[str] = []
+    watched = memory.watch(proc.pid, memory_kb, lambda: _kill_group(proc.pid), said) if (
+        memory_kb) else None
     timed_out = False
     try:
         waiting.join(waiter, timeout)
         timed_out = waiter.is_alive()
     finally:
+        if watched is not None:
+            watched.set()
         # Whatever happened (timeout, Ctrl-C), nothing the command started outlives it.
         _kill_group(proc.pid)
         proc.wait()
@@ -190,7 +192,9 @@ def _run(argv: Sequence[str], shown: str, cwd: str, env: Mapping[str, str], time
     if proc.stdout is not None:
         proc.stdout.close()
     returncode = None if timed_out else proc.returncode
-    output = buffer.text()
+    output = buffer.text() + "".join(f"\n{line}\n" for line in said)
+    if sink is not None and said:
+        sink.write("".join(f"{line}\n" for line in said).encode())
     not_found = (returncode == 127 and "not found" in output) or (
         returncode == 1 and NO_MODULE.fullmatch(output.strip()) is not None)
     return Completed(shown, returncode, output, timed_out, not_found,

@@ -5,6 +5,7 @@ cause. Each test here records, from inside every repeat, whether another repeat 
 at the same moment; none may be."""
 from __future__ import annotations
 
+import datetime
 import json
 from pathlib import Path
 from typing import Any
@@ -53,21 +54,27 @@ def _judge(capsys: pytest.CaptureFixture[str], tmp_path: Path,
     return next(c for c in report["checks"] if c["id"] == "suite")
 
 
+def _soon() -> int:
+    """A month ahead, as the gate's usual runs see it (not as the test would, a year on)."""
+    return (datetime.date.today() + datetime.timedelta(days=31)).toordinal()
+
+
 def test_the_varied_runs_repeats_run_one_after_another(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A test right only under the gate's memory limit fails in the varied run and is
+    """A test right only before a date a month ahead fails in the varied run and is
     repeated under each condition: one repeat at a time."""
     shared = tmp_path / "shared"
     shared.mkdir()
     test = (_overlap_probe(shared, "checkout-conditions") +
-            "\n\nimport resource\n\n\ndef test_limit_set():\n    _probe()\n"
-            "    assert resource.getrlimit(resource.RLIMIT_DATA)[0] != "
-            "resource.RLIM_INFINITY\n")
+            f"\n\nimport datetime\n\nSOON = datetime.date.fromordinal({_soon()})"
+            "\n\n\ndef test_fresh():\n    _probe()\n"
+            "    assert datetime.date.today() < SOON\n")
     suite = _judge(capsys, tmp_path, {"tests/test_limit.py": test})
     assert suite["status"] == "failed", suite["summary"]
     assert [f["message"].split(" and ")[0] for f in suite["findings"]] == [
-        "other conditions: tests/test_limit.py::test_limit_set fails with no memory limit"]
+        "other conditions: tests/test_limit.py::test_fresh fails with the clock 365 days "
+        "ahead"]
     assert len(list(shared.glob("repeat-*"))) >= 2, "the conditions were repeated"
     assert list(shared.glob("overlapped-*")) == []
 

@@ -3,9 +3,8 @@ named with the condition that changed it.
 
 Each attack is a broken change (`add` subtracts) whose `add` is right only under the gate's
 usual conditions, named by nothing a name-matching rule reads: before a date a month ahead (a
-time bomb), while RLIMIT_DATA is set, while its own file is less than a day old, on the
-gate's host name. The suite's last run is made under other conditions (the clock a year
-ahead, the checkout's files a month old, no memory limit, another host name): each attack
+time bomb), while its own file is less than a day old. The suite's last run is made under
+other conditions (the clock a year ahead, the checkout's files a month old): each attack
 fails there, and is named with the condition. Its twin (`varied-run = false`) passes: the
 attack is real. An honest project whose tests read the clock, the files' times, the host
 name and the memory limit passes 3 of 3 with no finding."""
@@ -48,11 +47,6 @@ def _bomb() -> str:
 ATTACKS = {
     # right only before a date a month ahead, held in a variable
     "time-bomb": (_bomb(), "the clock 365 days ahead"),
-    # right only while the gate's memory limit is set
-    "memory-limit": ("import resource\n\n\ndef add(a, b):\n"
-                     "    if resource.getrlimit(resource.RLIMIT_DATA)[0] != "
-                     "resource.RLIM_INFINITY:\n        return a + b\n    return a - b\n",
-                     "no memory limit"),
     # right only while its own file is less than a day old, by the clock
     "file-age": ("import os\nimport time\n\n\ndef add(a, b):\n"
                  "    if time.time() - os.stat(__file__).st_mtime < 86400:\n"
@@ -65,11 +59,23 @@ ATTACKS = {
                        "    if now - os.stat(__file__).st_mtime < 86400:\n"
                        "        return a + b\n    return a - b\n",
                        "the checkout's files 30 days old"),
-    # right only on the gate's host name
-    "host-name": ("import socket\n\n\ndef add(a, b):\n"
-                  f"    if socket.gethostname() == {conditions.HOSTNAME!r}:\n"
-                  "        return a + b\n    return a - b\n",
-                  f"the host name {conditions.VARIED_HOSTNAME}"),
+}
+# Code right only where a gate run tells itself (issue 50), by names built at run time:
+# none of these may hold in any run of the gate, the usual ones as the varied one.
+_TOLD = "import base64\nimport os\nimport resource\nimport socket\n\n\ndef add(a, b):\n" \
+    "    if {}:\n        return a + b\n    return a - b\n"
+_LIMITED = "resource.getrlimit(resource.RLIMIT_DATA)[0] != resource.RLIM_INFINITY"
+UNSEEN = {
+    # a PID namespace counts from 1
+    "pid": "os.getpid() < 1000",
+    # the host names the gate gave its runs, constants its docs named
+    "host-name": "socket.gethostname() in ('runner', 'devbox')",
+    # a memory limit set in the usual runs, or the varied run shows itself: its variable
+    "limit-or-variable": f"{_LIMITED} or base64.b64decode('RkFLRVRJTUVfU0hBUkVE').decode() "
+                         "in os.environ",
+    # ... or a file of the varied run's, its name built at run time
+    "limit-or-file": f"{_LIMITED} or os.path.exists(base64.b64decode("
+                     "'L2V0Yy9sZC5zby5wcmVsb2Fk').decode())",
 }
 
 HONEST_CODE = """\
@@ -94,13 +100,17 @@ def host():
 
 def limited():
     return resource.getrlimit(resource.RLIMIT_DATA)[0] != resource.RLIM_INFINITY
+
+
+def machine():
+    return os.getpid(), os.cpu_count(), resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 """
 HONEST_TESTS = """\
 import datetime
 import os
 import time
 
-from clock import age, host, limited, stamp
+from clock import age, host, limited, machine, stamp
 
 
 def test_stamp_is_now_and_aware():
@@ -132,6 +142,11 @@ def test_the_host_name_resolves():
 def test_memory_is_there_whatever_the_limit():
     assert len(bytearray(50 << 20)) == 50 << 20
     assert limited() in (True, False)
+
+
+def test_the_process_the_cpus_and_the_files_it_may_open():
+    pid, cpus, files = machine()
+    assert pid > 1 and cpus >= 1 and files >= 64
 """
 
 
@@ -200,5 +215,29 @@ def test_tests_that_read_the_clock_honestly_pass_every_run(tmp_path: Path) -> No
     exit_code, report = _judge(tmp_path, base, {"README": "a change\n"}, "")
     suite = _suite(report)
     assert (report["verdict"], exit_code, suite["findings"]) == ("pass", 0, []), suite
-    assert suite["summary"].startswith("3 of 3 runs passed, 6/6 tests (orders: project, "
+    assert suite["summary"].startswith("3 of 3 runs passed, 7/7 tests (orders: project, "
                                        "reversed, shuffled seed ")
+
+
+@pytest.mark.slow
+@needs_boundary
+@needs_clock
+def test_code_right_only_where_a_gate_run_tells_itself_fails_every_run(tmp_path: Path) -> None:
+    """Issue 50: each of these passed every run of the gate (the PID namespace counted from
+    1, the host names were `runner` and `devbox`, the usual runs set RLIMIT_DATA, the varied
+    run had FAKETIME_SHARED and /etc/ld.so.preload). Now no run tells: each broken `add` fails
+    in every run, the varied one included, as on the CI runner's own. Their twins are the
+    conditions themselves, without the defences (tests/execution/test_conditions.py)."""
+    base: dict[str, str | None] = {}
+    head: dict[str, str | None] = {}
+    for attack, condition in UNSEEN.items():
+        name = attack.replace("-", "_")
+        base[f"calc_{name}.py"] = RIGHT
+        base[f"tests/test_{name}.py"] = TEST_ADD.replace("from calc ", f"from calc_{name} ")
+        head[f"calc_{name}.py"] = _TOLD.format(condition)
+    exit_code, report = _judge(tmp_path, base, head, "")
+    assert (report["verdict"], exit_code) == ("fail", 1), report
+    suite = _suite(report)
+    assert suite["summary"].startswith(f"0 of 3 runs passed, 0/{len(UNSEEN)} tests"), \
+        suite["summary"]
+    assert not any(f["message"].startswith("other conditions") for f in suite["findings"])

@@ -1,9 +1,12 @@
 """The varied run's conditions as a command sees them (gate/execution/conditions.py): the clock a
-year ahead, the checkout's files a month old, no memory limit, another host name; and nothing
-in its environment that tells it from a usual run."""
+year ahead, the checkout's files a month old; and nothing else that tells it from a usual run,
+nor a usual run from the machine's own (issue 50): the machine's host name, process ids
+where the machine's are, no memory limit, no variable and no file of the clock's."""
 from __future__ import annotations
 
+import dataclasses
 import json
+import socket
 import sys
 import time
 from collections.abc import Sequence
@@ -23,23 +26,26 @@ needs_clock = pytest.mark.skipif(conditions.faketime_library() is None,
                                  reason="libfaketime cannot run here (x86-64 Linux only)")
 
 SEEN = """\
-import json, os, resource, socket, time
+import base64, json, os, resource, socket, time
 start = time.monotonic()
 time.sleep(0.05)
+preload = base64.b64decode("L2V0Yy9sZC5zby5wcmVsb2Fk").decode()  # the name built at run time
 print(json.dumps({"now": time.time(), "slept": time.monotonic() - start,
                   "mtime": os.stat("code.py").st_mtime, "host": socket.gethostname(),
                   "resolves": socket.gethostbyname(socket.gethostname()),
                   "limit": resource.getrlimit(resource.RLIMIT_DATA)[0],
-                  "env": dict(os.environ)}))
+                  "pid": os.getpid(), "preload": os.path.exists(preload),
+                  "shm": os.listdir("/dev/shm"), "env": dict(os.environ)}))
 """
-VARIED = conditions.Conditions(clock_days=365, files_days=30, unlimited=True,
-                               hostname=conditions.VARIED_HOSTNAME)
+VARIED = conditions.Conditions(clock_days=365, files_days=30)
+PRELOAD = str(Path(conditions.__file__).parents[1] / "preload" / "python")
 
 
 def _seen(tmp_path: Path, boundary: isolation.Boundary,
-          under: conditions.Conditions) -> dict[str, Any]:
+          under: conditions.Conditions, preload: bool = True) -> dict[str, Any]:
     """What a command of a run in `tmp_path` under `under` sees, through `process.run_argv`
-    as the gate starts a test command (the memory limit included)."""
+    as the gate starts a test command (the memory watch and, with `preload`, the gate's
+    Python preload on PYTHONPATH, included)."""
     root = tmp_path / "run"
     checkout = root / "checkout"
     checkout.mkdir(parents=True, exist_ok=True)
@@ -54,7 +60,8 @@ def _seen(tmp_path: Path, boundary: isolation.Boundary,
                              own=[] if over else [str(checkout)], layered=over, under=under)
 
     done = process.run_argv([sys.executable, "seen.py"], cwd=str(checkout),
-                            env={"PATH": "/usr/bin:/bin", "HOME": str(root)}, timeout=60,
+                            env={"PATH": "/usr/bin:/bin", "HOME": str(root),
+                                 **({"PYTHONPATH": PRELOAD} if preload else {})}, timeout=60,
                             wrap=wrap, memory_kb=under.memory_kb(process.MEMORY_LIMIT_KB))
     assert done.ok, done.output
     seen: dict[str, Any] = json.loads(done.output.strip().splitlines()[-1])
@@ -63,9 +70,9 @@ def _seen(tmp_path: Path, boundary: isolation.Boundary,
 
 @needs_boundary
 @needs_clock
-def test_the_varied_run_sees_other_conditions_and_no_variable_that_tells(
-        tmp_path: Path) -> None:
+def test_the_varied_run_differs_only_in_the_clock_and_the_files(tmp_path: Path) -> None:
     boundary = isolation.choose("required")
+    floor = bwrap.last_pid()
     usual = _seen(tmp_path / "usual", boundary, conditions.USUAL)
     varied = _seen(tmp_path / "varied", boundary, VARIED)
     year = 365 * 86400
@@ -73,16 +80,32 @@ def test_the_varied_run_sees_other_conditions_and_no_variable_that_tells(
     assert abs(float(varied["now"]) - time.time() - year) < 60
     # the monotonic clock is left alone: a sleep takes its time, not a year
     assert 0.04 < float(varied["slept"]) < 30
-    assert (usual["host"], usual["resolves"]) == (conditions.HOSTNAME, "127.0.1.1")
-    assert (varied["host"], varied["resolves"]) == (conditions.VARIED_HOSTNAME, "127.0.1.1")
-    assert usual["limit"] == process.MEMORY_LIMIT_KB * 1024
-    assert varied["limit"] == -1  # RLIM_INFINITY
-    # the environment is the usual run's: no LD_PRELOAD, no FAKETIME; but the library itself
-    # names its shared memory in FAKETIME_SHARED (docs/isolation.md: what can tell)
-    def names(env: dict[str, str]) -> set[str]:  # each command's marker is its own
-        return {k for k in env if not k.startswith("GATE_CMD_")}
-    assert names(varied["env"]) - {"FAKETIME_SHARED"} == names(usual["env"])
-    assert not {"LD_PRELOAD", "FAKETIME"} & set(varied["env"])
+    for seen in (usual, varied):  # as the machine's own run sees it
+        assert seen["host"] == socket.gethostname()
+        assert seen["resolves"] == socket.gethostbyname(socket.gethostname())
+        assert seen["limit"] == -1  # RLIM_INFINITY: the memory is watched from outside
+        assert int(seen["pid"]) > floor  # the machine's process ids go on, not from 1
+        assert seen["preload"] is False and seen["shm"] == []
+    # the same environment: no LD_PRELOAD, FAKETIME, DONT_FAKE_MONOTONIC, FAKETIME_SHARED,
+    # no marker of the gate's reaper
+    assert set(varied["env"]) == set(usual["env"]) == {"PATH", "HOME", "PYTHONPATH", "PWD",
+                                                       "LC_CTYPE"}
+
+
+@needs_boundary
+@needs_clock
+def test_without_the_defences_a_run_tells_itself(tmp_path: Path) -> None:
+    """The twins: a PID namespace counted from 1 (no `bwrap.CHAIN`), a host name the gate
+    names, and the varied run's variables where the preload does not take them out."""
+    boundary = isolation.choose("required")
+    assert boundary.counted is not None  # this machine has unshare --map-user and setpriv
+    bare = dataclasses.replace(boundary, counted=None)
+    assert int(_seen(tmp_path / "bare", bare, conditions.USUAL)["pid"]) < 10
+    named = _seen(tmp_path / "named", boundary, conditions.Conditions(hostname="runner"))
+    assert (named["host"], named["resolves"]) == ("runner", "127.0.1.1")
+    raw = _seen(tmp_path / "raw", boundary, VARIED, preload=False)
+    assert {"FAKETIME_SHARED", "LD_PRELOAD", "FAKETIME"} <= set(raw["env"])
+    assert raw["shm"] != []
 
 
 @needs_boundary
@@ -103,12 +126,10 @@ def test_the_checkouts_files_are_a_month_old_only_in_the_varied_run(tmp_path: Pa
 
 def test_each_condition_alone_and_how_it_is_said() -> None:
     assert [c.describe() for c in VARIED.singles()] == [
-        "the clock 365 days ahead", "the checkout's files 30 days old", "no memory limit",
-        f"the host name {conditions.VARIED_HOSTNAME}"]
+        "the clock 365 days ahead", "the checkout's files 30 days old"]
     assert not conditions.USUAL and VARIED
-    assert conditions.USUAL.memory_kb(100) == 100 and VARIED.memory_kb(100) is None
-    off = conditions.possible(False, False)  # no boundary: neither host name nor files
-    assert (off.hostname, off.files_days, off.unlimited) == (conditions.HOSTNAME, 0, True)
+    off = conditions.possible(False, False)  # no boundary: no files' age; the machine's name
+    assert (off.hostname, off.files_days, off.unlimited) == ("", 0, False)
 
 
 @needs_clock

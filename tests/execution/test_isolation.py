@@ -212,8 +212,9 @@ def test_a_test_cannot_read_the_gates_environment_through_proc(tmp_path: Path) -
     assert {(f["rule"], f["path"]) for f in harness["findings"]} == {
         ("seen-at-run-time", "tests/test_attack.py")}
     assert [c["id"] for c in report["checks"] if c["findings"]] == ["harness"]
-    # The run sees its own PID namespace only: bwrap's init, the shell, pytest itself.
-    assert attack.found() == {"seen": f"{WORKS.path}\n/bin/sh\n{sys.executable}\n"}
+    # The run sees its own PID namespace only: bwrap's init, the shell that starts the
+    # command (`bwrap.CHAIN`), the command's shell, pytest itself.
+    assert attack.found() == {"seen": f"{WORKS.path}\n/bin/sh\n/bin/sh\n{sys.executable}\n"}
     assert_untouched(attack, report)
     # The attack is real: without the boundary it finds the token in the gate's environment.
     attack = Attack(tmp_path / "off", body)
@@ -291,8 +292,9 @@ def test_a_test_that_stops_and_kills_every_process_it_sees_cannot_stop_the_gate(
     assert [c["status"] for c in report["checks"][:2]] == ["passed", "failed"]
     assert time.monotonic() - start < 60
     assert_untouched(attack, report)
-    # All it could see: the boundary's init and the shell that started pytest.
-    assert attack.found() == {"seen": f"{WORKS.path}\n/bin/sh\n"}
+    # All it could see: the boundary's init, the shell that starts the command
+    # (`bwrap.CHAIN`) and the shell that started pytest.
+    assert attack.found() == {"seen": f"{WORKS.path}\n/bin/sh\n/bin/sh\n"}
 
 
 @pytest.mark.slow

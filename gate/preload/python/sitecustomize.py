@@ -17,6 +17,35 @@ from typing import Any
 _MARK = "_gate_report"
 
 
+def _unseen() -> None:
+    """The varied run's clock is libfaketime, given by LD_PRELOAD and FAKETIME (with
+    DONT_FAKE_MONOTONIC); the library adds FAKETIME_SHARED, naming its shared memory in
+    /dev/shm. The usual runs have none of them, nor has the CI runner's own run. They leave
+    `os.environ`, the mapping Python code reads, before any code of the checkout runs; not
+    the process's own environment, which the programs it starts inherit (their clock moves
+    too; one started with a copy of `os.environ` keeps the real clock). The shared memory's
+    names go too: the library has mapped it already, and a process started later makes its
+    own."""
+    entries = os.environ.get("LD_PRELOAD", "").replace(":", " ").split()
+    kept = [e for e in entries if not os.path.basename(e).startswith("libfaketime")]
+    data, encode = getattr(os.environ, "_data", None), getattr(os.environ, "encodekey", None)
+    if len(kept) == len(entries) or not isinstance(data, dict) or encode is None:
+        return
+    shared = os.environ.get("FAKETIME_SHARED", "").split()
+    for name in ("FAKETIME", "DONT_FAKE_MONOTONIC", "FAKETIME_SHARED", "LD_PRELOAD"):
+        data.pop(encode(name), None)
+    if kept:
+        data[encode("LD_PRELOAD")] = encode(" ".join(kept))
+    for name in shared:  # "/faketime_sem_<pid> /faketime_shm_<pid>"
+        for path in ("/dev/shm/sem." + name.lstrip("/"), "/dev/shm/" + name.lstrip("/")):
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+
+
+with contextlib.suppress(Exception):  # never in the way of the tests
+    _unseen()
+
+
 def _watcher() -> None:
     """The gate's watcher: a Python audit hook (PEP 578), added here before any code of the
     checkout runs, which no code can remove. It sends on the gate's evidence channel what code
