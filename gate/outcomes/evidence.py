@@ -8,7 +8,8 @@ its session's end is tampering with the evidence (a "kind: what" line in `Counts
 never "says nothing"; and the outcomes are the ones sent as the tests ran.
 
 The messages (`gate/pytest_plugins/gate_evidence.py` sends them): `open`, `start`, `report`,
-`fingerprint`, `plugins`, `end` of a session `s`; `worker-fingerprint` from an xdist worker;
+`fingerprint`, `plugins`, `end` of a session `s`; `worker-fingerprint` and `worker-plugins`
+from an xdist worker;
 `case` from the unittest and Node preloads; `lines` from `pinned`'s line recorder; `watch`
 from any process; `part` for a message too long for one write."""
 from __future__ import annotations
@@ -47,6 +48,7 @@ class Evidence:
     watched: list[Watched] = dataclasses.field(default_factory=list)
     problems: list[str] = dataclasses.field(default_factory=list)
     tampered: list[Tampering] = dataclasses.field(default_factory=list)  # under xdist workers
+    plugins: list[Plugin] = dataclasses.field(default_factory=list)  # what xdist workers loaded
     records: list[dict[str, Any]] = dataclasses.field(default_factory=list)  # the preloads'
     lines: list[dict[str, Any]] = dataclasses.field(default_factory=list)  # the line recorder's
 
@@ -142,6 +144,12 @@ def read(lines: Sequence[bytes], checkout: str) -> Evidence:
             continue
         if kind == "worker-fingerprint":
             found.tampered.append(_tampering(message))
+            continue
+        if kind == "worker-plugins":
+            try:
+                found.plugins.extend(_plugin(p) for p in message["list"])
+            except (KeyError, TypeError):
+                problems.append("unreadable: a worker's plugin list")
             continue
         if kind not in SESSION_KINDS or not isinstance(message.get("s"), int):
             problems.append(f"unreadable: a message of no known kind ({kind[:30]!r})")
@@ -273,7 +281,8 @@ def reconcile(counts: Counts | None, found: Evidence, *, output: str, returncode
                             "its channel closed)")
     sent = [case for s in sessions for case in _cases(s)]
     plugins = None if any(s.plugins is None for s in sessions) else tuple(
-        {p.name: p for s in sessions for p in s.plugins or ()}.values())
+        {p.name: p for p in [*(p for s in sessions for p in s.plugins or ()),
+                             *found.plugins]}.values())
     tampered = tuple({t.name: t for t in [*(t for s in sessions for t in s.tampered),
                                           *found.tampered]}.values())
     if counts is None or counts.runner != "pytest":

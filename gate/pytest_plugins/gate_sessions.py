@@ -22,6 +22,7 @@ import types
 from typing import Any
 
 import gate_evidence
+import gate_hooks
 import pytest
 
 pytest_plugins = ("gate_fingerprint",)  # the framework's fingerprint, taken as early as this
@@ -39,6 +40,13 @@ class _Own:
     def __init__(self, n: int, config: Any) -> None:
         self.n, self.config, self.session = n, config, None
         self.digest = hashlib.sha256()
+        self.judged: set[int] = set()  # the hook implementations already judged
+
+    def hooks(self) -> None:
+        """The deciding hooks' implementations as pytest's registry holds them now, each
+        sent once where it claims what is not its own or is code under test (`gate_hooks`)."""
+        for found in gate_hooks.anomalies(self.config, _root(self.config), self.judged):
+            self.send("fingerprint", **found)
 
     def send(self, kind: str, **fields: Any) -> None:
         """A message of this session's, counted in its digest."""
@@ -56,6 +64,8 @@ class _Own:
 
     # gate: allow harness -- the gate's own plugin, loaded in the gate's runs only
     def pytest_runtest_logreport(self, report: Any) -> None:
+        if report.when == "call":  # each test: a hook registered for a while is seen too
+            self.hooks()
         status = self.config.hook.pytest_report_teststatus(report=report, config=self.config)
         self.report(report, str(status[0]) if status else "")
 
@@ -126,14 +136,17 @@ def pytest_plugin_registered(plugin: object, manager: Any) -> None:
             found[0], {"name": found[0], "file": found[1], "dist": None})
 
 
+def _root(config: Any) -> str:
+    return os.path.abspath(str(getattr(config, "rootpath", None) or config.rootdir))
+
+
 def _plugins(config: Any) -> list[dict[str, Any]]:
     seen = _SEEN.setdefault(id(config.pluginmanager), {})
     for plugin, dist in config.pluginmanager.list_plugin_distinfo():
         found = _identity(plugin)
         if found is not None and found[0] in seen:
             seen[found[0]]["dist"] = getattr(dist, "project_name", None) or dist.metadata["name"]
-    root = os.path.abspath(str(getattr(config, "rootpath", None) or config.rootdir))
-    listed = [e for e in seen.values() if not _conftest(e, root)]
+    listed = [e for e in seen.values() if not _conftest(e, _root(config))]
     return sorted(listed, key=lambda p: str(p["name"]))
 
 
@@ -195,6 +208,7 @@ def pytest_unconfigure(config: Any) -> None:
     if own is None:
         _worker_end(config)
         return
+    own.hooks()
     fingerprint = _fingerprint()
     for change in fingerprint.changes(fingerprint.START, fingerprint.take()):
         own.send("fingerprint", **change)
@@ -206,12 +220,15 @@ def pytest_unconfigure(config: Any) -> None:
 
 def _worker_end(config: Any) -> None:
     """An xdist worker of the command's session (where its tests ran) sends what changed in
-    the framework under it."""
+    the framework under it, the deciding hooks' implementations that are not what they
+    claim, and the plugins it loaded (a plugin loaded in the workers only is one too)."""
     report = os.environ.get("GATE_JUNIT")
     if not report or not hasattr(config, "workerinput"):
         return
     if getattr(config.option, "xmlpath", None) != report:
         return
     fingerprint = _fingerprint()
-    for change in fingerprint.changes(fingerprint.START, fingerprint.take()):
+    for change in [*gate_hooks.anomalies(config, _root(config), set()),
+                   *fingerprint.changes(fingerprint.START, fingerprint.take())]:
         gate_evidence.send("worker-fingerprint", **change)
+    gate_evidence.send("worker-plugins", list=_plugins(config))

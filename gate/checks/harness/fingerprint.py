@@ -16,7 +16,12 @@ RULE = "framework-changed-in-run"
 CHECK_ID = "harness"
 FALLBACK = "pyproject.toml"
 WHAT = {"replaced": "was replaced while the tests ran", "removed": "was removed while the "
-        "tests ran", "foreign": "is code of the checkout, not the framework's"}
+        "tests ran", "foreign": "is code of the checkout, not the framework's",
+        # pytest's registry (`gate_hooks`)
+        "claimed": "is implemented by code that claims a file or a line that is not its own "
+                   "(compile() takes any file name): tampering",
+        "package-hook": "is implemented by code under test, not by a test, a conftest or an "
+                        "installed plugin"}
 
 
 def _where(t: Tampering, checkout: str) -> tuple[str, int, str]:
