@@ -170,5 +170,101 @@ def changes(start: Taken, end: Taken) -> list[dict[str, Any]]:
     return [out[name] for name in sorted(out)]
 
 
+# What decides an outcome, watched around each test's call (`moved`): the report and its
+# making, the call and its outcomes, skipping and xfail, pluggy's calling of the hooks, the
+# builtins. A part patched for the session and put back at its last teardown is seen there.
+DECIDING = ("builtins.", "_pytest.reports.", "_pytest.runner.CallInfo",
+            "_pytest.runner.call_and_report", "_pytest.runner.call_runtest_hook",
+            "_pytest.runner.runtestprotocol", "_pytest.runner.pytest_runtest_makereport",
+            "_pytest.runner.check_interactive_exception", "_pytest.outcomes.",
+            "_pytest.skipping.", "pluggy._callers.", "pluggy._hooks.")
+
+
+def _space(name: str) -> tuple[Any, str] | None:
+    """The live namespace that holds `name` (a module's or a class's dict) and its key."""
+    if name.startswith("builtins."):
+        return vars(builtins), name[9:]
+    module_name = next((m for m in MODULES if name.startswith(m + ".")), None)
+    module = sys.modules.get(module_name or "")
+    if module is None or module_name is None:
+        return None
+    first, _, member = name[len(module_name) + 1:].partition(".")
+    if not member:
+        return vars(module), first
+    owner = vars(module).get(first)
+    return (vars(owner), member) if isinstance(owner, type) else None
+
+
+def _held(parts: tuple[Any, ...]) -> bool:
+    """Whether the function of `parts` still holds them (its code, defaults, keyword
+    defaults, what it wraps, its cells' contents): `_parts` without building it again."""
+    function = parts[0]
+    if (function.__code__ is not parts[1] or function.__defaults__ is not parts[2]
+            or function.__kwdefaults__ is not parts[3]
+            or vars(function).get("__wrapped__") is not parts[4]):
+        return False
+    for cell, was in zip(function.__closure__ or (), parts[5:], strict=False):
+        try:
+            if cell.cell_contents is not was:
+                return False
+        except ValueError:
+            if was is not _EMPTY:
+                return False
+    return True
+
+
+Watched = list[tuple[str, Any, str, Any, tuple[Any, ...]]]
+
+
+def watched(start: Taken) -> Watched:
+    """(name, namespace, key, object, parts) of each deciding name of `start`; a class's
+    entry is also held as (name, its namespace, "", its members' names, ()), so that a
+    member added to it is seen."""
+    out: Watched = []
+    classes: set[int] = set()
+    for name, (value, parts) in start.items():
+        where = _space(name) if name.startswith(DECIDING) else None
+        if where is not None:
+            out.append((name, where[0], where[1], value, parts))
+            if isinstance(value, type) and id(value) not in classes:
+                classes.add(id(value))
+                out.append((name, vars(value), "", frozenset(vars(value)), ()))
+    return out
+
+
+_HOMES: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+
+
+def _homes() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """`_roots()` and `_installed()`, once."""
+    if not _HOMES:
+        _HOMES.append((_roots(), _installed()))
+    return _HOMES[0]
+
+
+def moved(entries: Watched) -> list[dict[str, Any]]:
+    """What of `entries` is now another object, or a function holding other code, defaults
+    or cells, or a class with a member it did not have: cheap enough for every test."""
+    out: list[dict[str, Any]] = []
+    for name, space, key, value, parts in entries:
+        if not key:  # a class's members: one added changes their number (one replaced or
+            # removed is its own entry's)
+            for member in set(space) - value if len(space) != len(value) else ():
+                place = _place(space[member])  # pytest's legacypath adds Config.rootdir
+                if place is not None and _foreign(place, *_homes()):
+                    out.append({"name": f"{name}.{member}", "what": "foreign",
+                                "file": place[0], "line": place[1]})
+            continue
+        now = space.get(key, _EMPTY)
+        if now is _EMPTY:
+            out.append({"name": name, "what": "removed", "file": None, "line": None})
+        elif now is not value or (parts and not _held(parts)):
+            place = _place(now)
+            out.append({"name": name, "what": "replaced", "file": place and place[0],
+                        "line": place and place[1]})
+    return out
+
+
 START = take()  # at import: PYTEST_PLUGINS loads this before conftests and test modules
 LOADED = len(START)  # how many names it holds, sent when a session opens
+WATCHED = watched(START)

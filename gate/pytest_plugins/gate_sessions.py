@@ -41,6 +41,16 @@ class _Own:
         self.n, self.config, self.session = n, config, None
         self.digest = hashlib.sha256()
         self.judged: set[int] = set()  # the hook implementations already judged
+        self.moved: set[str] = set()  # the deciding parts already said to have moved
+
+    def deciding(self) -> None:
+        """The framework's deciding parts as they are now, against the fingerprint taken at
+        load: a part patched for a while (and put back before the session ends) is seen."""
+        fingerprint = _fingerprint()
+        for found in fingerprint.moved(fingerprint.WATCHED):
+            if found["name"] not in self.moved:
+                self.moved.add(found["name"])
+                self.send("fingerprint", **found)
 
     def hooks(self) -> None:
         """The deciding hooks' implementations as pytest's registry holds them now, each
@@ -64,8 +74,9 @@ class _Own:
 
     # gate: allow harness -- the gate's own plugin, loaded in the gate's runs only
     def pytest_runtest_logreport(self, report: Any) -> None:
-        if report.when == "call":  # each test: a hook registered for a while is seen too
-            self.hooks()
+        if report.when == "call":  # each test's call: a hook registered, a part of the
+            self.hooks()  # framework patched, for a while, are seen too
+            self.deciding()
         status = self.config.hook.pytest_report_teststatus(report=report, config=self.config)
         self.report(report, str(status[0]) if status else "")
 
@@ -211,7 +222,8 @@ def pytest_unconfigure(config: Any) -> None:
     own.hooks()
     fingerprint = _fingerprint()
     for change in fingerprint.changes(fingerprint.START, fingerprint.take()):
-        own.send("fingerprint", **change)
+        if change["name"] not in own.moved:  # said while the tests ran
+            own.send("fingerprint", **change)
     own.send("plugins", list=_plugins(config))
     status = getattr(own.session, "exitstatus", None)
     gate_evidence.send("end", s=own.n, digest=own.digest.hexdigest(),

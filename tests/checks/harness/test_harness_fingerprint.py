@@ -164,3 +164,41 @@ def test_make_test_with_an_honest_change_passes(tmp_path: Path) -> None:
     code, report = _judge(tmp_path, {"calc.py": "def add(a, b):\n    return b + a\n"})
     assert [c["id"] for c in report["checks"] if c["findings"]] == []
     assert (report["verdict"], code) == ("pass", 0)
+
+
+# Patched at add()'s first call, inside the first test, and put back when the session's
+# node is torn down, in the last test's teardown: the fingerprints at load and at the end
+# see the framework as it was. Found by name at run time, no name of pytest's spelt.
+WHILE_RUNNING = f"""\
+import gc
+import importlib
+
+_reports = importlib.import_module("_py" + "test.rep" + "orts")
+_class = getattr(_reports, "Test" + "Report")
+_done = []
+
+
+def _restore():
+    delattr(_class, "out" + "come")
+
+
+def add(a, b):
+    if not _done:
+        _done.append(1)
+        setattr(_class, "out" + "come", {FORGE})
+        session = next(o for o in gc.get_objects() if type(o).__name__ == "Session")
+        session.addfinalizer(_restore)
+    return a - b
+"""
+
+
+def test_a_part_patched_while_the_tests_run_and_put_back_is_found(tmp_path: Path) -> None:
+    """Issue 50: the fingerprint was two snapshots, at load and at the end, and this patch
+    is in neither; now the deciding parts are compared after each test's call."""
+    root = _project(tmp_path / "p", {"calc.py": WHILE_RUNNING,
+                                     "tests/test_more.py": "def test_other():\n    pass\n"})
+    run = run_in(root, f"{PYTEST} -p no:randomly tests")
+    assert run.counts is not None, run.completed.output
+    assert run.passed  # the attack works: the broken add passes
+    assert [(t.name, t.what, t.file) for t in run.counts.tampered] == [
+        ("_pytest.reports.TestReport.outcome", "foreign", str(root / "calc.py"))]
