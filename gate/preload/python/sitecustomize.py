@@ -84,15 +84,18 @@ def _watcher() -> None:
 
     ident = _thread.get_ident
 
-    def where() -> tuple[str, int] | None:
+    def where(direct: bool = False) -> tuple[str, int] | None:
         """The line of the checkout that did it: the innermost frame of the checkout's, where
         the innermost frame past the standard library is not the framework's or the gate's
         (pytest opening its report for a script that called pytest.main() is not the
-        script's doing)."""
+        script's doing); `direct`: where that innermost frame is the checkout's."""
         frame: Any = getframe(2)
         while frame is not None and frame.f_code.co_filename.startswith(stdlib):
             frame = frame.f_back
         if frame is None or frame.f_globals.get("__name__", "").startswith(framework):
+            return None
+        if direct and not (frame.f_code.co_filename.startswith(root) or os.path.realpath(
+                frame.f_code.co_filename).startswith(root)):
             return None
         while frame is not None:
             file = frame.f_code.co_filename
@@ -117,13 +120,34 @@ def _watcher() -> None:
                 return "gate-file", ("the run's reports and evidence" if
                                      path.startswith(gate_dirs[1]) else "code")
             return None
-        if event == "object.__setattr__":
+        if event in ("object.__setattr__", "object.__delattr__"):
+            # CPython audits a function's code and defaults set, and a class's special
+            # attributes (`__bases__`, `__module__`...), not a class's other attributes
             target, name = args[0], args[1]
-            if name in ("__code__", "__defaults__", "__kwdefaults__"):
-                module = str(getattr(target, "__module__", "") or "")
-                if module.startswith(framework):
-                    return "framework-patched", f"{module}.{getattr(target, '__qualname__', '?')}"
+            if name not in ("__code__", "__defaults__", "__kwdefaults__", "__bases__"):
+                return None
+            module = str(getattr(target, "__module__", "") or "")
+            if module.startswith(framework):
+                return "framework-patched", f"{module}.{getattr(target, '__qualname__', '?')}"
+            file = str(getattr(sys.modules.get(module), "__file__", None) or "")
+            if module == "__main__" or (file and os.path.realpath(file).startswith(root)):
+                return None  # what the checkout defined is its own to change
+            return "foreign-changed", f"{module}.{getattr(target, '__qualname__', '?')}.{name}"
+        if event in ("compile", "code.__new__"):  # (source, filename) / (code, filename, ...)
+            file = args[1]
+            if isinstance(file, bytes):
+                file = file.decode("utf-8", "replace")
+            if isinstance(file, str) and file.startswith("/") and not os.path.isfile(file):
+                return "unreal-file", file
             return None
+        if event in ("gc.get_objects", "gc.get_referrers", "gc.get_referents"):
+            return "gc-walk", event
+        if event in ("os.listdir", "os.scandir"):
+            return "conditions-read", str(args[0])
+        if event in ("sys.addaudithook", "sys.settrace", "sys.setprofile"):
+            return "tracing", event
+        if event == "socket.gethostname":
+            return "host-read", event
         if event == "ctypes.dlopen":
             return "ctypes", str(args[0])
         if event == "subprocess.Popen":  # (executable, args, cwd, env)
@@ -134,8 +158,18 @@ def _watcher() -> None:
             return "frame-read", "sys._getframe"
         return None
 
-    watched = frozenset({"open", "object.__setattr__", "ctypes.dlopen", "subprocess.Popen",
-                         "sys._getframe"})
+    # the event classes through which code changes other code or the runner, or looks at
+    # what tells it is judged (docs/how-it-works.md: which, and what Python does not audit)
+    watched = frozenset({"open", "object.__setattr__", "object.__delattr__", "ctypes.dlopen",
+                         "subprocess.Popen", "sys._getframe", "compile", "code.__new__",
+                         "gc.get_objects", "gc.get_referrers", "gc.get_referents",
+                         "os.listdir", "os.scandir", "sys.addaudithook", "sys.settrace",
+                         "sys.setprofile", "socket.gethostname"})
+    # done by the checkout's own line, not by a library it called (a library that sets
+    # attributes of its own classes, as dataclasses do, is the library's doing)
+    direct = frozenset({"object.__setattr__", "object.__delattr__", "compile", "code.__new__",
+                        "gc.get_objects", "gc.get_referrers", "gc.get_referents",
+                        "socket.gethostname"})
     frames_seen: set[int] = set()  # the code objects that asked for a frame, once each
 
     # the varied run's clock (`gate/execution/conditions.py`): read, they tell that run apart
@@ -150,6 +184,11 @@ def _watcher() -> None:
             if (isinstance(path, str) and path.startswith("/") and ".." not in path
                     and not path.startswith(near)):
                 return
+        elif event in ("os.listdir", "os.scandir"):  # pytest's collection lists many
+            if not (isinstance(args[0], str) and args[0].startswith("/dev/shm")):
+                return
+        elif event == "compile" and not (isinstance(args[1], str) and args[1].startswith("/")):
+            return  # "<string>", "<template>": no claim of a file
         if ident() in busy:
             return
         busy.add(ident())
@@ -163,7 +202,7 @@ def _watcher() -> None:
                     return
                 frames_seen.add(id(caller))
             found = what(event, args)
-            place = where() if found is not None else None
+            place = (where(event in direct) if found is not None else None)
             if found is None or place is None:
                 return
             key = (found[0], found[1], place[0], place[1])

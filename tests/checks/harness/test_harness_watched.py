@@ -64,7 +64,7 @@ def test_looking_for_the_varied_runs_clock_is_seen_in_every_run(tmp_path: Path) 
     assert [(w.kind, w.detail, w.file, w.line) for w in run.counts.watched] == [
         ("conditions-read", "/etc/faketimerc", "calc.py", 7)]
     finding = watched_code.compare(Counts("pytest", 1, 0, 0), [run.counts])[0]
-    assert "the settings of the varied run's clock" in finding.message
+    assert "where the varied run's clock keeps its settings" in finding.message
 
 
 def test_an_honest_run_is_seen_doing_nothing(tmp_path: Path) -> None:
@@ -86,3 +86,81 @@ def test_what_the_base_did_too_is_not_the_changes() -> None:
         ("calc/judged.py", 9, "seen-at-run-time")]
     assert "/proc/1/cgroup" in found[0].message
     assert watched_code.compare(None, [head]) == []
+
+
+# Code under test that uses each capability, by names built at run time; its add is broken,
+# and the forged outcome (line 11) makes it pass.
+CAPABILITIES = """\
+import gc
+import importlib
+import json
+import os
+import sys
+
+_reports = importlib.import_module("_py" + "test.rep" + "orts")
+_fake = os.path.join(os.getcwd(), "conf" + "test.py")
+exec(compile("x = 1", _fake, "exec"), {})
+found = [o for o in gc.get_objects() if type(o).__name__ == "Config"]
+setattr(_reports.TestReport, "out" + "come", property(lambda s: "passed", lambda s, v: None))
+json.dumps.__kwdefaults__ = dict(json.dumps.__kwdefaults__, sort_keys=True)
+sys.settrace(None)
+os.listdir("/dev/" + "shm")
+
+
+def add(a, b):
+    return a - b
+"""
+
+
+def test_each_capability_the_code_under_test_uses_is_seen_at_its_line(tmp_path: Path) -> None:
+    """Issue 50: the watcher reports classes of audit events, not spellings: compile() under
+    the name of a file that is not there, the interpreter's objects walked, an attribute set
+    on a class of the framework's and on a library's, the interpreter hooked, the varied
+    run's traces looked for."""
+    root = _project(tmp_path / "p", {"calc.py": CAPABILITIES})
+    run = run_in(root, f"{PYTEST} tests")
+    assert run.passed and run.counts is not None  # the forged outcome: the attack works
+    assert sorted((w.kind, w.line) for w in run.counts.watched) == [
+        ("conditions-read", 14), ("foreign-changed", 12), ("gc-walk", 10), ("tracing", 13),
+        ("unreal-file", 9)]
+    found = watched_code.compare(Counts("pytest", 1, 0, 0), [run.counts],
+                                 lambda path: path.startswith("tests/"))
+    assert sorted((f.line, f.severity) for f in found) == [
+        (9, "error"), (10, "error"), (12, "warning"), (13, "warning"), (14, "error")]
+    # a class's attribute set is not audited (docs/how-it-works.md): the fingerprint,
+    # after each test's call, finds the framework's
+    assert [(t.name, t.line) for t in run.counts.tampered] == [
+        ("_pytest.reports.TestReport.outcome", 11)]
+
+
+def test_the_same_in_a_test_is_judged_where_tests_do_it(tmp_path: Path) -> None:
+    """A test that walks gc for a leak, patches a library or traces: common in tests, judged
+    only in code under test; the framework patched or a file claimed, anywhere."""
+    body = ("import gc\nimport json\nimport sys\n\n\ndef test_leaks():\n"
+            "    assert gc.get_objects()\n    was = json.dumps.__kwdefaults__\n"
+            "    json.dumps.__kwdefaults__ = dict(was, indent=2)\n"
+            "    json.dumps.__kwdefaults__ = was\n    sys.settrace(None)\n")
+    root = _project(tmp_path / "p", {"calc.py": "def add(a, b):\n    return a + b\n",
+                                     "tests/test_leaks.py": body})
+    run = run_in(root, f"{PYTEST} tests")
+    assert run.passed and run.counts is not None
+    assert {w.kind for w in run.counts.watched} == {"gc-walk", "foreign-changed", "tracing"}
+    assert watched_code.compare(Counts("pytest", 1, 0, 0), [run.counts],
+                                lambda path: path.startswith("tests/")) == []
+
+
+def test_honest_code_that_makes_classes_and_compiles_is_seen_doing_nothing(
+        tmp_path: Path) -> None:
+    """dataclasses, enums, namedtuples, functools and a template compiled under a
+    pseudo-name: the standard library sets attributes of the checkout's own classes."""
+    code = ("import collections\nimport dataclasses\nimport enum\nimport functools\n"
+            "import logging\nimport re\n\n\n@dataclasses.dataclass(frozen=True, order=True)\n"
+            "class P:\n    x: int = 0\n\n\nclass C(enum.Enum):\n    A = 1\n\n\n"
+            "N = collections.namedtuple('N', 'a b')\nLOG = logging.getLogger(__name__)\n\n\n"
+            "@functools.lru_cache\ndef add(a, b):\n    exec(compile('y = 1', '<calc>', 'exec'),"
+            " {})\n    LOG.debug('add')\n    return P(a).x + N(b, 0).a + len(re.findall('a', ''))"
+            "\n")
+    root = _project(tmp_path / "p", {"calc.py": code})
+    run = run_in(root, f"{PYTEST} tests")
+    assert run.passed and run.counts is not None, run.completed.output[-2000:]
+    assert run.counts.watched == ()
