@@ -31,7 +31,9 @@ MODULES = ("pytest", "_pytest.reports", "_pytest.runner", "_pytest.terminal", "_
            "_pytest.skipping", "_pytest.python_api", "_pytest.unittest",
            "_pytest.assertion.rewrite", "_pytest.assertion.util", "pluggy._callers",
            "pluggy._hooks", "pluggy._manager", "unittest.case", "unittest.result",
-           "unittest.runner", "unittest.suite")
+           "unittest.runner", "unittest.suite",
+           # the gate's own recorders: wrapping them is changing the framework (issue 50)
+           "gate_sessions", "gate_evidence", "gate_hooks")
 BUILTINS = ("AssertionError", "Exception", "BaseException", "isinstance", "issubclass",
             "len", "repr", "str", "bool", "all", "any", "print", "__import__")
 Place = tuple[str, int]  # the file and first line of an object's code
@@ -177,7 +179,8 @@ DECIDING = ("builtins.", "_pytest.reports.", "_pytest.runner.CallInfo",
             "_pytest.runner.call_and_report", "_pytest.runner.call_runtest_hook",
             "_pytest.runner.runtestprotocol", "_pytest.runner.pytest_runtest_makereport",
             "_pytest.runner.check_interactive_exception", "_pytest.outcomes.",
-            "_pytest.skipping.", "pluggy._callers.", "pluggy._hooks.")
+            "_pytest.skipping.", "pluggy._callers.", "pluggy._hooks.", "gate_sessions.",
+            "gate_evidence.", "gate_hooks.")
 
 
 def _space(name: str) -> tuple[Any, str] | None:
@@ -193,24 +196,6 @@ def _space(name: str) -> tuple[Any, str] | None:
         return vars(module), first
     owner = vars(module).get(first)
     return (vars(owner), member) if isinstance(owner, type) else None
-
-
-def _held(parts: tuple[Any, ...]) -> bool:
-    """Whether the function of `parts` still holds them (its code, defaults, keyword
-    defaults, what it wraps, its cells' contents): `_parts` without building it again."""
-    function = parts[0]
-    if (function.__code__ is not parts[1] or function.__defaults__ is not parts[2]
-            or function.__kwdefaults__ is not parts[3]
-            or vars(function).get("__wrapped__") is not parts[4]):
-        return False
-    for cell, was in zip(function.__closure__ or (), parts[5:], strict=False):
-        try:
-            if cell.cell_contents is not was:
-                return False
-        except ValueError:
-            if was is not _EMPTY:
-                return False
-    return True
 
 
 Watched = list[tuple[str, Any, str, Any, tuple[Any, ...]]]
@@ -243,10 +228,10 @@ def _homes() -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 def moved(entries: Watched) -> list[dict[str, Any]]:
-    """What of `entries` is now another object, or a function holding other code, defaults
-    or cells, or a class with a member it did not have: cheap enough for every test."""
+    """What of `entries` is now another object, or a class with a member it did not have:
+    identities only, cheap enough for every test."""
     out: list[dict[str, Any]] = []
-    for name, space, key, value, parts in entries:
+    for name, space, key, value, _ in entries:
         if not key:  # a class's members: one added changes their number (one replaced or
             # removed is its own entry's)
             for member in set(space) - value if len(space) != len(value) else ():
@@ -258,7 +243,8 @@ def moved(entries: Watched) -> list[dict[str, Any]]:
         now = space.get(key, _EMPTY)
         if now is _EMPTY:
             out.append({"name": name, "what": "removed", "file": None, "line": None})
-        elif now is not value or (parts and not _held(parts)):
+        elif now is not value:  # a function's code or defaults swapped is audited: the
+            # watcher sees it at its line (and the end's fingerprint, by content)
             place = _place(now)
             out.append({"name": name, "what": "replaced", "file": place and place[0],
                         "line": place and place[1]})

@@ -27,6 +27,22 @@ import pytest
 
 pytest_plugins = ("gate_fingerprint",)  # the framework's fingerprint, taken as early as this
 _HERE = os.path.dirname(os.path.abspath(__file__))  # the gate's own plugins
+
+
+def _bound(send: Any, canonical: Any) -> Any:
+    """What a session sends, bound here, when pytest imports this plugin (before any
+    conftest, test module or code under test): the functions it calls are held in this
+    closure, so that code that later wraps `_Own.send`, `gate_evidence.send` or this
+    module's globals changes nothing it sends (issue 50); and `gate_fingerprint` watches
+    this module's parts like the framework's, so that the wrapping is seen."""
+    def post(own: Any, kind: str, fields: dict[str, Any]) -> None:
+        own.digest.update(canonical(kind, fields))
+        send(kind, s=own.n, **fields)
+    return post
+
+
+_POST = _bound(gate_evidence.send, gate_evidence.canonical)
+_SEND = gate_evidence.send
 # id(plugin manager) -> identity -> what is known of the plugin: per session, so that a
 # session a test starts in-process (pytester, pytest.main) does not add its plugins
 _SEEN: dict[int, dict[str, dict[str, Any]]] = {}
@@ -43,34 +59,38 @@ class _Own:
         self.judged: set[int] = set()  # the hook implementations already judged
         self.moved: set[str] = set()  # the deciding parts already said to have moved
 
-    def deciding(self) -> None:
+    def deciding(self, _post: Any = _POST) -> None:
         """The framework's deciding parts as they are now, against the fingerprint taken at
         load: a part patched for a while (and put back before the session ends) is seen."""
         fingerprint = _fingerprint()
         for found in fingerprint.moved(fingerprint.WATCHED):
             if found["name"] not in self.moved:
                 self.moved.add(found["name"])
-                self.send("fingerprint", **found)
+                _post(self, "fingerprint", found)
 
-    def hooks(self) -> None:
+    def hooks(self, _post: Any = _POST) -> None:
         """The deciding hooks' implementations as pytest's registry holds them now, each
-        sent once where it claims what is not its own or is code under test (`gate_hooks`)."""
+        sent once where it claims what is not its own or is code under test (`gate_hooks`);
+        read again after a plugin was registered (and at the end, whatever happened)."""
+        if not _REGISTERED[0] and self.judged:
+            return
+        _REGISTERED[0] = False
         for found in gate_hooks.anomalies(self.config, _root(self.config), self.judged):
-            self.send("fingerprint", **found)
+            _post(self, "fingerprint", found)
 
-    def send(self, kind: str, **fields: Any) -> None:
-        """A message of this session's, counted in its digest."""
-        self.digest.update(gate_evidence.canonical(kind, fields))
-        gate_evidence.send(kind, s=self.n, **fields)
+    def send(self, kind: str, _post: Any = _POST, **fields: Any) -> None:
+        """A message of this session's, counted in its digest (the gate's own code calls
+        `_post` itself: wrapping this method changes nothing it sends)."""
+        _post(self, kind, fields)
 
     # gate: allow harness -- the gate's own plugin, loaded in the gate's runs only
     def pytest_sessionstart(self, session: Any) -> None:
         self.session = session
 
     # gate: allow harness -- the gate's own plugin, loaded in the gate's runs only
-    def pytest_runtest_logstart(self, nodeid: str) -> None:
+    def pytest_runtest_logstart(self, nodeid: str, _post: Any = _POST) -> None:
         """The test being run, for the message of a run that times out."""
-        self.send("start", id=nodeid)
+        _post(self, "start", {"id": nodeid})
 
     # gate: allow harness -- the gate's own plugin, loaded in the gate's runs only
     def pytest_runtest_logreport(self, report: Any) -> None:
@@ -85,16 +105,18 @@ class _Own:
         if not report.passed:
             self.report(report, "error" if report.failed else "skipped")
 
-    def report(self, report: Any, category: str) -> None:
+    def report(self, report: Any, category: str, _post: Any = _POST) -> None:
         classname, name = _address(report.nodeid)
         location = report.location or (None, None, None)
-        self.send("report", id=report.nodeid, when=report.when, outcome=report.outcome,
-                  cat=category, classname=classname, name=name, file=location[0],
-                  line=location[1], xfail=hasattr(report, "wasxfail"), msg=_text(report),
-                  t=round(float(getattr(report, "duration", 0.0) or 0.0), 6))
+        _post(self, "report", {
+            "id": report.nodeid, "when": report.when, "outcome": report.outcome,
+            "cat": category, "classname": classname, "name": name, "file": location[0],
+            "line": location[1], "xfail": hasattr(report, "wasxfail"), "msg": _text(report),
+            "t": round(float(getattr(report, "duration", 0.0) or 0.0), 6)})
 
 
 _OWN: dict[int, _Own] = {}  # id(config) -> the command's own session
+_REGISTERED = [True]  # a plugin was registered since the registry was last read
 
 
 def _fingerprint() -> Any:
@@ -141,6 +163,7 @@ def _conftest(entry: dict[str, Any], root: str) -> bool:
 
 # gate: allow harness -- the gate's own plugin, loaded in the gate's runs only
 def pytest_plugin_registered(plugin: object, manager: Any) -> None:
+    _REGISTERED[0] = True
     found = _identity(plugin)
     if found is not None:
         _SEEN.setdefault(id(manager), {}).setdefault(
@@ -183,7 +206,7 @@ def pytest_configure(config: Any) -> None:
         config.option.xmlpath = path
         own = _OWN[id(config)] = _Own(n, config)
         config.pluginmanager.register(own, "gate-session")
-        own.send("open", report=path, fingerprint=_fingerprint().LOADED)
+        _POST(own, "open", {"report": path, "fingerprint": _fingerprint().LOADED})
         return
 
 
@@ -212,21 +235,22 @@ def _text(report: Any) -> str:
 
 @pytest.hookimpl(trylast=True)
 # gate: allow harness -- the gate's own plugin, loaded in the gate's runs only
-def pytest_unconfigure(config: Any) -> None:
+def pytest_unconfigure(config: Any, _post: Any = _POST, _send: Any = _SEND) -> None:
     """Last: the plugins loaded (the conftests' pytest_plugins came while collecting), the
     framework's fingerprint, then the end with the digest of all that and the exit status."""
     own = _OWN.pop(id(config), None)
     if own is None:
         _worker_end(config)
         return
+    _REGISTERED[0] = True
     own.hooks()
     fingerprint = _fingerprint()
     for change in fingerprint.changes(fingerprint.START, fingerprint.take()):
         if change["name"] not in own.moved:  # said while the tests ran
-            own.send("fingerprint", **change)
-    own.send("plugins", list=_plugins(config))
+            _post(own, "fingerprint", change)
+    _post(own, "plugins", {"list": _plugins(config)})
     status = getattr(own.session, "exitstatus", None)
-    gate_evidence.send("end", s=own.n, digest=own.digest.hexdigest(),
+    _send("end", s=own.n, digest=own.digest.hexdigest(),
                        exit=int(status) if status is not None else None)
 
 

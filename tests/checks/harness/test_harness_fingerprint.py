@@ -202,3 +202,52 @@ def test_a_part_patched_while_the_tests_run_and_put_back_is_found(tmp_path: Path
     assert run.passed  # the attack works: the broken add passes
     assert [(t.name, t.what, t.file) for t in run.counts.tampered] == [
         ("_pytest.reports.TestReport.outcome", "foreign", str(root / "calc.py"))]
+
+
+# The base's conftest imports the package; the package, before the recorder's first
+# message, wraps it to drop the fingerprint's reports, then forges the outcome.
+REACHES_THE_RECORDER = f"""\
+import importlib
+import sys
+
+_sessions = sys.modules["gate_" + "sessions"]
+_evidence = sys.modules["gate_" + "evidence"]
+_send, _module_send = _sessions._Own.send, _evidence.send
+
+
+def _quiet(self, kind, **fields):
+    if kind != "fingerprint":
+        _send(self, kind, **fields)
+
+
+def _quiet_module(kind, **fields):
+    if kind != "fingerprint":
+        _module_send(kind, **fields)
+
+
+_sessions._Own.send = _quiet
+_evidence.send = _quiet_module
+_reports = importlib.import_module("_py" + "test.rep" + "orts")
+setattr(_reports.TestReport, "out" + "come", {FORGE})
+
+
+def add(a, b):
+    return a - b
+"""
+
+
+def test_a_recorder_wrapped_before_its_first_message_still_sends_and_is_seen(
+        tmp_path: Path) -> None:
+    """Issue 50: the session's sending is bound when pytest imports the gate's plugin, before
+    any conftest: wrapping `_Own.send` or `gate_evidence.send` later changes nothing it sends
+    (before, the wrapper dropped the fingerprint's reports and the digest, computed by the
+    same wrapped code, agreed), and the wrapping is itself a change of the framework's."""
+    root = _project(tmp_path / "p", {"calc.py": REACHES_THE_RECORDER,
+                                     "tests/conftest.py": "import calc  # noqa: F401\n"})
+    run = run_in(root, f"{PYTEST} tests")
+    assert run.counts is not None, run.completed.output
+    assert run.passed  # the attack works: the broken add passes
+    assert run.counts.evidence == ()  # the stream is whole: nothing dropped, digest agrees
+    assert sorted((t.name, t.what) for t in run.counts.tampered) == [
+        ("_pytest.reports.TestReport.outcome", "foreign"),
+        ("gate_evidence.send", "replaced"), ("gate_sessions._Own.send", "replaced")]
