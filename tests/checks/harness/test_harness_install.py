@@ -64,7 +64,9 @@ def test_a_plugin_entry_point_installed_by_the_gate_is_flagged(
     assert statuses(report)["suite"] == "passed"  # fooled: the plugin turned the failure green
     assert harness(report) == [("calc_green.py", 5, "pytest-hook"),
                                ("pyproject.toml", 13, "test-plugin-entry-point"),
-                               ("calc_green.py", 1, "plugin-loaded-only-at-head")]
+                               ("calc_green.py", 1, "plugin-loaded-only-at-head"),
+                               # pytest's registry: a deciding hook of code under test
+                               ("calc_green.py", 4, "framework-changed-in-run")]
     assert (report["verdict"], code) == ("needs-review", 3)
 
 
