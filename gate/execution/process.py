@@ -133,8 +133,9 @@ def run_argv(
     marker = reaper.new_marker("CMD")
     if wrap is not None:
         argv = wrap(argv, cwd)
-        if os.path.basename(argv[0]) == "bwrap":  # inside, its PID namespace ends them all:
-            argv = [argv[0], "--unsetenv", marker, *argv[1:]]  # the marker is not shown
+        at = next((i for i, a in enumerate(argv) if os.path.basename(a) == "bwrap"), -1)
+        if at >= 0:  # inside, its PID namespace ends them all: the marker is not shown
+            argv = [*argv[:at + 1], "--unsetenv", marker, *argv[at + 1:]]
     with contextlib.ExitStack() as stack:
         sink = stack.enter_context(logs.open_new(log)) if log else None
         if sink is not None:
