@@ -250,9 +250,11 @@ def _together(trials: Sequence[Trial], splitter: pieces.Splitter | None,
         return outcome
 
     done = scheduler.run_jobs(job, [*(p for g in groups for p in g), *beside], at_once)
-    if hung:  # the whole runs that were made decide; nothing made again, nothing beside
-        made = [o for mine in _by_group(done, groups) if len(mine) == 1
-                for o in mine if o is not None]
+    if hung:  # the runs that were made decide (a cut run by its piece that hung); nothing
+        # made again, nothing beside
+        made = [o for mine in _by_group(done, groups)
+                for o in ([m for m in mine if m is not None] if len(mine) == 1 else
+                          [m for m in mine if m is not None and m.run.completed.timed_out][:1])]
         return made, None, frozenset()
     found: list[Outcome] = []
     alone: set[str] = set()
@@ -343,11 +345,18 @@ def run_with_outcomes(ws: Workspace, command: str, runs: int,
     else:
         found = scheduler.run(_trials([ws], command, runs, seed, "suite-run", varied),
                               starting=lambda i: tell(f"run {i} of {runs}"))
+    judged = runs
+    spoiled = varieds.spoiled(found, runs)
+    if spoiled:  # the gate's own failure: the usual runs decide
+        found, judged, varied = found[:-1], runs - 1, USUAL
+        note += f"; {spoiled}"
+    elif varied.unmoved:
+        note += f"; the varied run's clock was not moved: {varied.unmoved}"
     if not asked:  # of the runs that decide (once: the repeats' checkouts have one name each)
         changed = varieds.dependent(found, fresh, tell)
     dependent = _order_dependent(found, fresh, tell, known=changed)
     results = [o.run for o in found]
-    return Ran(judge(results, runs, note, duration_s=time.monotonic() - start,  # wall time
+    return Ran(judge(results, judged, note, duration_s=time.monotonic() - start,  # wall time
                      orders=[o.order for o in found], order_dependent=dependent,
                      varied=varied, changed=changed),
                results, others, alone)

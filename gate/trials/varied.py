@@ -25,12 +25,47 @@ from gate.trials import scheduler
 from gate.trials.trial import Outcome
 
 FreshSpace = Callable[[str], Workspace]
+_CRASHES = (4, 6, 7, 8, 9, 11)  # SIGILL, SIGABRT, SIGBUS, SIGFPE, SIGKILL, SIGSEGV
 
 
 def is_varied(n: int, runs: int) -> bool:
     """Whether run `n` (from 1) of `runs` is the varied one: the last, when there are others
     to compare it with."""
     return runs >= 2 and n == runs
+
+
+def _signal(returncode: int | None) -> int:
+    """The signal that ended a process (negative: itself; 128 + N: a shell's child), 0 where
+    it exited."""
+    if returncode is None or returncode == 0:
+        return 0
+    if returncode < 0:
+        return -returncode
+    return returncode - 128 if returncode - 128 in _CRASHES else 0
+
+
+def spoiled(found: Sequence[Outcome], runs: int) -> str:
+    """Why the varied run is the gate's own failure and not the change's ("" where it is
+    not): it hung or was killed by a signal before its runner reported anything, while every
+    usual run passed. Its conditions kept the toolchain from starting (a program that
+    deadlocks under libfaketime beyond those `clock_probe` asks), which no change can be
+    judged on. A run that got as far as a test runner's report is judged like any other:
+    a test that hangs or crashes only under the varied conditions is named with them."""
+    if len(found) != runs or not is_varied(runs, runs) or not found[-1].trial.conditions:
+        return ""
+    last, usual = found[-1], found[:-1]
+    done = last.run.completed
+    if not all(o.run.passed for o in usual) or last.run.counts is not None:
+        return ""
+    if done.timed_out:
+        how = f"timed out at {done.duration_s:.0f}s"
+    elif signal := _signal(done.returncode):
+        how = f"was killed by signal {signal}"
+    else:
+        return ""
+    return (f"run {runs} (with {last.trial.conditions.describe()}) {how} before any test "
+            "ran, under the gate's own conditions, not the change's doing: judged on the "
+            f"{runs - 1} usual runs")
 
 
 def _passed(outcome: Outcome) -> set[str]:
