@@ -356,10 +356,13 @@ def run_with_outcomes(ws: Workspace, command: str, runs: int,
         changed = varieds.dependent(found, fresh, tell)
     dependent = _order_dependent(found, fresh, tell, known=changed)
     results = [o.run for o in found]
-    return Ran(judge(results, judged, note, duration_s=time.monotonic() - start,  # wall time
-                     orders=[o.order for o in found], order_dependent=dependent,
-                     varied=varied, changed=changed),
-               results, others, alone)
+    result = judge(results, judged, note, duration_s=time.monotonic() - start,  # wall time
+                   orders=[o.order for o in found], order_dependent=dependent,
+                   varied=varied, changed=changed)
+    if spoiled:
+        result = dataclasses.replace(result, findings=(
+            *result.findings, varieds.spoiled_finding(spoiled, ws.checkout)))
+    return Ran(result, results, others, alone)
 
 
 def judge(results: Sequence[TestRun], runs: int, note: str = "", *,

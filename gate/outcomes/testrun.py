@@ -30,6 +30,7 @@ class TestRun:
     running: str | None = None  # the test a run cut at its time limit was running
     # what `pinned`'s line recorder sent on the evidence channel (gate/pinned/ran.py)
     lines: tuple[dict[str, Any], ...] = ()
+    heard: bool = False  # the evidence channel got anything at all from the judged process
 
     @property
     def failed_tests(self) -> list[CaseResult]:
@@ -104,7 +105,8 @@ def run_tests(
     running = found.running() if completed.timed_out else None
     return TestRun(completed, _relative(locate(counts, ws.checkout), ws.checkout)
                    if counts else None, expects_report=is_pytest(command), running=running,
-                   lines=tuple(found.lines))
+                   lines=tuple(found.lines),
+                   heard=bool(found.sessions or found.records or found.watched or found.lines))
 
 
 def _run(ws: Workspace, command: str, env: dict[str, str], report: str,

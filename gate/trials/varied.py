@@ -17,10 +17,12 @@ order and flakiness checks."""
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Callable, Sequence
 
 from gate.execution.conditions import USUAL, Conditions
 from gate.execution.run_workspace import Workspace
+from gate.models import Finding
 from gate.trials import scheduler
 from gate.trials.trial import Outcome
 
@@ -45,17 +47,20 @@ def _signal(returncode: int | None) -> int:
 
 
 def spoiled(found: Sequence[Outcome], runs: int) -> str:
-    """Why the varied run is the gate's own failure and not the change's ("" where it is
-    not): it hung or was killed by a signal before its runner reported anything, while every
-    usual run passed. Its conditions kept the toolchain from starting (a program that
+    """Why the varied run cannot judge the change ("" where it can): it hung or was killed by
+    a signal before its runner or the gate's recorders said anything, while every usual run
+    passed. Its conditions may have kept the toolchain from starting (a program that
     deadlocks under libfaketime beyond those `clock_probe` asks), which no change can be
-    judged on. A run that got as far as a test runner's report is judged like any other:
-    a test that hangs or crashes only under the varied conditions is named with them."""
+    judged on; code that hangs only under them before any test looks the same, so a person
+    decides (`spoiled_finding`). A run that got as far as a runner's report or a recorder's
+    message is judged like any other: a test that hangs only under the varied conditions is
+    named with them."""
     if len(found) != runs or not is_varied(runs, runs) or not found[-1].trial.conditions:
         return ""
     last, usual = found[-1], found[:-1]
     done = last.run.completed
-    if not all(o.run.passed for o in usual) or last.run.counts is not None:
+    began = last.run.counts is not None or last.run.running is not None or last.run.heard
+    if not all(o.run.passed for o in usual) or began:
         return ""
     if done.timed_out:
         how = f"timed out at {done.duration_s:.0f}s"
@@ -64,8 +69,22 @@ def spoiled(found: Sequence[Outcome], runs: int) -> str:
     else:
         return ""
     return (f"run {runs} (with {last.trial.conditions.describe()}) {how} before any test "
-            "ran, under the gate's own conditions, not the change's doing: judged on the "
-            f"{runs - 1} usual runs")
+            f"ran, under the gate's own conditions: judged on the {runs - 1} usual runs")
+
+
+# The file a finding about the whole run is pinned to: the first of these the checkout has.
+_RUN_FILES = (".gate.toml", "pyproject.toml", "Cargo.toml", "package.json", "go.mod",
+              "setup.py", "setup.cfg")
+
+
+def spoiled_finding(said: str, checkout: str) -> Finding:
+    """The varied run that could not judge, for a person: the usual runs passed."""
+    path = next((f for f in _RUN_FILES if os.path.isfile(os.path.join(checkout, f))), ".")
+    return Finding(path, 1, "varied-run-hung",
+                   f"{said}. A toolchain that deadlocks under the moved clock does this on "
+                   "every change; code that hangs only under these conditions, before any "
+                   "test, looks the same: check the change, or set `varied-run = false` for "
+                   "a toolchain that cannot run them")
 
 
 def _passed(outcome: Outcome) -> set[str]:

@@ -18,13 +18,15 @@ VARIED = Conditions(clock_days=365, unlimited=True)
 
 
 def _outcome(tmp_path: Path, n: int, conditions: Conditions, code: int | None,
-             timed_out: bool = False, reported: bool = True) -> Outcome:
+             timed_out: bool = False, reported: bool = True, heard: bool = False,
+             running: str | None = None) -> Outcome:
     case = CaseResult("t.py::test_a", "t.py", 1, "passed")
     counts = Counts("pytest", 1, 0, 0, (case,)) if reported else None
     done = process.Completed("pytest", code, "", timed_out, False, 1.0)
     trial = Trial(f"suite-run-{n}", Workspace(str(tmp_path), str(tmp_path), {}, 60), "pytest",
                   conditions=conditions)
-    return Outcome(trial, testrun.TestRun(done, counts, True), trial.order)
+    run = testrun.TestRun(done, counts, True, running=running, heard=heard)
+    return Outcome(trial, run, trial.order)
 
 
 def _runs(tmp_path: Path, last: Outcome) -> list[Outcome]:
@@ -35,8 +37,12 @@ def test_a_varied_run_that_hangs_before_any_report_is_the_gates_own(tmp_path: Pa
     hung = _outcome(tmp_path, 3, VARIED, None, timed_out=True, reported=False)
     said = varied.spoiled(_runs(tmp_path, hung), 3)
     assert said == ("run 3 (with the clock 365 days ahead, no memory limit) timed out at 1s "
-                    "before any test ran, under the gate's own conditions, not the change's "
-                    "doing: judged on the 2 usual runs")
+                    "before any test ran, under the gate's own conditions: judged on the 2 "
+                    "usual runs")
+    (tmp_path / "Cargo.toml").write_text("")
+    finding = varied.spoiled_finding(said, str(tmp_path))
+    assert (finding.path, finding.line, finding.rule, finding.severity) == (
+        "Cargo.toml", 1, "varied-run-hung", "warning")  # a person decides: needs-review
 
 
 def test_a_varied_run_killed_by_a_signal_before_any_report_is_the_gates_own(
@@ -50,6 +56,16 @@ def test_a_varied_run_that_hung_in_the_tests_is_judged_like_any_run(tmp_path: Pa
     """A test that hangs only a year ahead got as far as the runner's report: the change's."""
     hung = _outcome(tmp_path, 3, VARIED, None, timed_out=True, reported=True)
     assert varied.spoiled(_runs(tmp_path, hung), 3) == ""
+
+
+def test_a_varied_run_whose_recorders_spoke_or_that_ran_a_test_is_judged_like_any_run(
+        tmp_path: Path) -> None:
+    """A hang in a conftest the gate's watcher saw, or in a test that was running: code that
+    hangs only a year ahead, the change's."""
+    for hung in (_outcome(tmp_path, 3, VARIED, None, True, reported=False, heard=True),
+                 _outcome(tmp_path, 3, VARIED, None, True, reported=False,
+                          running="t.py::test_a")):
+        assert varied.spoiled(_runs(tmp_path, hung), 3) == ""
 
 
 def test_a_varied_run_that_exits_1_is_judged_like_any_run(tmp_path: Path) -> None:
