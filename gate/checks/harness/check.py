@@ -13,6 +13,7 @@ from gate.checks.harness import (
     js_reach,
     packaging,
     python_reach,
+    rust_reach,
 )
 from gate.engine.context import DiffContext
 from gate.lang import testfiles
@@ -136,6 +137,21 @@ def _javascript(ctx: DiffContext, f: ChangedFile) -> list[Finding]:
             for line, rule, message in js_reach.scan(split, f.new_lines)]
 
 
+def _rust(ctx: DiffContext, f: ChangedFile) -> list[Finding]:
+    """Every .rs file may hold unit tests (`testfiles`): production code is what is outside
+    the test trees (tests/, benches/, examples/, a test directory) and, in a file, outside
+    its `#[cfg(test)] mod` items (`rust_reach`); a build script is no code under test."""
+    parts = f.path.split("/")[:-1]
+    if (any(p in TEST_DIRS or p in ("benches", "examples") for p in parts)
+            or posixpath.basename(f.path) == "build.rs"):
+        return []
+    split, text = ctx.source(f.path), ctx.text(ctx.head, f.path)
+    if split is None or text is None:
+        return []
+    return [Finding(f.path, line, rule, message, "warning")
+            for line, rule, message in rust_reach.scan(split, text, f.new_lines)]
+
+
 def _packaging(ctx: DiffContext, f: ChangedFile) -> list[Finding]:
     name = posixpath.basename(f.path)
     if name not in PYTHON_PACKAGING and name != "setup.py":
@@ -163,6 +179,8 @@ def _file(ctx: DiffContext, f: ChangedFile, scripts: set[str]) -> list[Finding]:
         found += _python(ctx, f, f.path in scripts)
     elif f.path.endswith(JS_SUFFIXES) and f.new_lines:
         found += _javascript(ctx, f)
+    elif f.path.endswith(".rs") and f.new_lines:
+        found += _rust(ctx, f)
     return found
 
 
