@@ -345,24 +345,17 @@ def run_with_outcomes(ws: Workspace, command: str, runs: int,
     else:
         found = scheduler.run(_trials([ws], command, runs, seed, "suite-run", varied),
                               starting=lambda i: tell(f"run {i} of {runs}"))
-    judged = runs
-    spoiled = varieds.spoiled(found, runs)
-    if spoiled:  # the gate's own failure: the usual runs decide
-        found, judged, varied = found[:-1], runs - 1, USUAL
-        note += f"; {spoiled}"
-    elif varied.unmoved:
-        note += f"; the varied run's clock was not moved: {varied.unmoved}"
+    aside = varieds.set_aside(found, runs, varied, ws.checkout)
+    found, varied, note = aside.found, aside.varied, note + aside.note
     if not asked:  # of the runs that decide (once: the repeats' checkouts have one name each)
         changed = varieds.dependent(found, fresh, tell)
     dependent = _order_dependent(found, fresh, tell, known=changed)
     results = [o.run for o in found]
-    result = judge(results, judged, note, duration_s=time.monotonic() - start,  # wall time
+    result = judge(results, aside.runs, note, duration_s=time.monotonic() - start,  # wall
                    orders=[o.order for o in found], order_dependent=dependent,
                    varied=varied, changed=changed)
-    if spoiled:
-        result = dataclasses.replace(result, findings=(
-            *result.findings, varieds.spoiled_finding(spoiled, ws.checkout)))
-    return Ran(result, results, others, alone)
+    return Ran(dataclasses.replace(result, findings=(*result.findings, *aside.findings)),
+               results, others, alone)
 
 
 def judge(results: Sequence[TestRun], runs: int, note: str = "", *,

@@ -87,6 +87,28 @@ def spoiled_finding(said: str, checkout: str) -> Finding:
                    "a toolchain that cannot run them")
 
 
+@dataclasses.dataclass(frozen=True)
+class Aside:
+    """The runs that judge the suite, how many were asked for, the varied conditions they are
+    judged under, what the summary adds about the varied run, and its finding."""
+    found: list[Outcome]
+    runs: int
+    varied: Conditions
+    note: str = ""
+    findings: tuple[Finding, ...] = ()
+
+
+def set_aside(found: Sequence[Outcome], runs: int, varied: Conditions, checkout: str) -> Aside:
+    """The varied run set aside where it could not judge (`spoiled`: the usual runs decide,
+    and a person looks); else every run, and the clock said where it could not be moved."""
+    said = spoiled(found, runs)
+    if said:
+        return Aside(list(found[:-1]), runs - 1, USUAL, f"; {said}",
+                     (spoiled_finding(said, checkout),))
+    unmoved = f"; the varied run's clock was not moved: {varied.unmoved}" if varied.unmoved else ""
+    return Aside(list(found), runs, varied, unmoved)
+
+
 def _passed(outcome: Outcome) -> set[str]:
     counts = outcome.run.counts
     return {c.name for c in counts.cases if c.outcome == "passed"} if counts else set()
