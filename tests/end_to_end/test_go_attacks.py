@@ -1,0 +1,38 @@
+"""Heads that break `Add` in a small Go module and hide it (issue 46), judged end to end by
+`gate run`: each gets a verdict other than pass, and a finding that says how."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers.gitrepo import make_change
+from helpers.go_module import BROKEN, FORGE, base, use_go
+from test_attacks import check, judge
+
+pytestmark = pytest.mark.slow  # whole gate runs
+
+
+@pytest.fixture(autouse=True)
+def go(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    use_go(tmp_path_factory.getbasetemp() / "go-cache", monkeypatch)
+
+
+def gate(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+         head: dict[str, str | None]) -> tuple[int, dict[str, object]]:
+    repo, _, _ = make_change(tmp_path / "r", base(), head)
+    return judge(capsys, repo.path, "--test", "go test ./...", "--runs", "1")
+
+
+def test_a_binary_that_forges_its_output_fails(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A production init runs the test binary again and prints its output with FAIL made
+    PASS, exit 0: the witness (the binary's own testing) saw TestAdd fail."""
+    code, report = gate(capsys, tmp_path, {"calc/calc.go": BROKEN, "calc/forge.go": FORGE})
+    assert (report["verdict"], code) == ("fail", 1)
+    assert check(report, "suite")["status"] == "failed"
+    messages = [f["message"] for f in check(report, "harness")["findings"]
+                if f["rule"] == "evidence-tampered"]
+    assert any("rerun: the test binary of example.com/calc/calc ran itself again" in m
+               for m in messages), messages
+    assert any("printed-rewritten: TestAdd passed as printed, failed as testing decided" in m
+               for m in messages), messages

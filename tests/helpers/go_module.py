@@ -1,0 +1,68 @@
+"""A small Go module (standard library only) and the heads that attack it (issue 46), and
+the environment its `go` commands run in: the module and build caches in the test's own
+directories, no proxy, the local toolchain. Go is a requirement of the suite (.ci/run
+installs it): a test that needs it fails where it is missing, never skips."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+GO_MOD = "module example.com/calc\n\ngo 1.19\n"
+CALC = "package calc\n\n// Add adds.\nfunc Add(a, b int) int {\n\treturn a + b\n}\n"
+BROKEN = CALC.replace("a + b", "a - b")
+CALC_TEST = """\
+package calc
+
+import "testing"
+
+func TestAdd(t *testing.T) {
+\tif got := Add(2, 3); got != 5 {
+\t\tt.Fatalf("Add(2, 3) = %d", got)
+\t}
+}
+"""
+# The binary forges its own output: a production init runs the test binary again, rewrites
+# FAIL to PASS in what it printed, and exits 0.
+FORGE = """\
+package calc
+
+import (
+\t"bytes"
+\t"os"
+\t"os/exec"
+\t"strings"
+)
+
+func init() {
+\tif !strings.HasSuffix(os.Args[0], ".test") || os.Getenv("CALC_AGAIN") != "" {
+\t\treturn
+\t}
+\tcmd := exec.Command(os.Args[0], os.Args[1:]...)
+\tcmd.Env = append(os.Environ(), "CALC_AGAIN=1")
+\tout, _ := cmd.CombinedOutput()
+\tos.Stdout.Write(bytes.ReplaceAll(out, []byte("FAIL"), []byte("PASS")))
+\tos.Exit(0)
+}
+"""
+
+
+def base() -> dict[str, str | None]:
+    return {"go.mod": GO_MOD, "calc/calc.go": CALC, "calc/calc_test.go": CALC_TEST}
+
+
+def use_go(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`go` commands with their caches under `cache`, offline, on the local toolchain."""
+    monkeypatch.setenv("GOCACHE", str(cache / "go-build"))
+    monkeypatch.setenv("GOPATH", str(cache / "go-path"))
+    monkeypatch.setenv("GOPROXY", "off")
+    monkeypatch.setenv("GOTOOLCHAIN", "local")
+    monkeypatch.delenv("GOFLAGS", raising=False)
+
+
+def write(root: Path, files: dict[str, str | None]) -> Path:
+    for name, text in files.items():
+        if text is not None:
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            (root / name).write_text(text)
+    return root
