@@ -5,7 +5,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from gate.engine.config import Config
-from gate.lang import generated, pytest_config, pytest_helpers, source, testfiles
+from gate.lang import generated, go_packages, pytest_config, pytest_helpers, source, testfiles
 from gate.lang.lines import Source
 from gate.lang.pytest_config import PytestConfig
 from gate.vcs import attributes, git, moves
@@ -25,6 +25,7 @@ class DiffContext:
     _sources: dict[str, Source | None] = dataclasses.field(default_factory=dict)
     _moved: dict[int, moves.Moves] = dataclasses.field(default_factory=dict)
     _helpers: dict[str, pytest_helpers.Helper] | None = None
+    _go_helpers: frozenset[str] | None = None
 
     def read(self, ref: str, paths: Sequence[str]) -> dict[str, bytes | None]:
         """File contents at `ref` (None where absent); each blob is read from git once."""
@@ -90,7 +91,15 @@ class DiffContext:
             path,
             python_files=self.pytest_config(self.base).python_files,
             test_paths=self.config.test_paths,
-        )
+        ) or (path.endswith(".go") and path in self.go_helpers())
+
+    def go_helpers(self) -> frozenset[str]:
+        """The files of the base's Go packages that only tests import
+        (`gate.lang.go_packages`): test code, put back by base-tests."""
+        if self._go_helpers is None:
+            self._go_helpers = go_packages.helpers(
+                lambda paths: self.read(self.base, paths), git.ls_files(self.repo, self.base))
+        return self._go_helpers
 
     def test_helpers(self) -> dict[str, pytest_helpers.Helper]:
         """The package's own test helpers (`gate.lang.pytest_helpers`), by the BASE's files:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers.gitrepo import make_change
-from helpers.go_module import BROKEN, FORGE, base, use_go
+from helpers.go_module import BROKEN, FORGE, WEAK_TESTUTIL, base, helped, use_go
 from test_attacks import check, judge
 
 pytestmark = pytest.mark.slow  # whole gate runs
@@ -17,9 +18,9 @@ def go(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
     use_go(tmp_path_factory.getbasetemp() / "go-cache", monkeypatch)
 
 
-def gate(capsys: pytest.CaptureFixture[str], tmp_path: Path,
-         head: dict[str, str | None]) -> tuple[int, dict[str, object]]:
-    repo, _, _ = make_change(tmp_path / "r", base(), head)
+def gate(capsys: pytest.CaptureFixture[str], tmp_path: Path, head: dict[str, str | None],
+         start: dict[str, str | None] | None = None) -> tuple[int, dict[str, Any]]:
+    repo, _, _ = make_change(tmp_path / "r", start or base(), head)
     return judge(capsys, repo.path, "--test", "go test ./...", "--runs", "1")
 
 
@@ -36,3 +37,19 @@ def test_a_binary_that_forges_its_output_fails(
                for m in messages), messages
     assert any("printed-rewritten: TestAdd passed as printed, failed as testing decided" in m
                for m in messages), messages
+
+
+def test_a_weakened_test_helper_package_is_put_back(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`internal/testutil`, which only the tests import, made to pass everything: it is
+    test code, so base-tests puts the base's back, and TestAdd fails on the broken Add."""
+    code, report = gate(capsys, tmp_path, {"calc/calc.go": BROKEN,
+                                           "internal/testutil/testutil.go": WEAK_TESTUTIL},
+                        helped())
+    assert (report["verdict"], code) == ("needs-review", 3), report
+    base_tests = check(report, "base-tests")
+    assert base_tests["status"] == "failed", base_tests
+    assert base_tests["summary"] == (
+        "the suite with the base's tests: 1 test(s) fail on the head code (TestAdd)")
+    assert [f["message"].split(" fails ")[0] for f in base_tests["findings"]] == [
+        "the base version of TestAdd"]

@@ -45,10 +45,43 @@ func init() {
 \tos.Exit(0)
 }
 """
+# A test helper package, which only the tests import.
+TESTUTIL = """\
+package testutil
+
+import "testing"
+
+// AssertEqual fails the test when got is not want.
+func AssertEqual(t *testing.T, got, want int) {
+\tt.Helper()
+\tif got != want {
+\t\tt.Fatalf("got %d, want %d", got, want)
+\t}
+}
+"""
+WEAK_TESTUTIL = TESTUTIL.replace("if got != want", "if false && got != want")
+HELPED_TEST = """\
+package calc
+
+import (
+\t"testing"
+
+\t"example.com/calc/internal/testutil"
+)
+
+func TestAdd(t *testing.T) {
+\ttestutil.AssertEqual(t, Add(2, 3), 5)
+}
+"""
 
 
 def base() -> dict[str, str | None]:
     return {"go.mod": GO_MOD, "calc/calc.go": CALC, "calc/calc_test.go": CALC_TEST}
+
+
+def helped() -> dict[str, str | None]:
+    """The module whose test asserts through `internal/testutil`."""
+    return {**base(), "calc/calc_test.go": HELPED_TEST, "internal/testutil/testutil.go": TESTUTIL}
 
 
 def use_go(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
