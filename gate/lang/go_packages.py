@@ -96,3 +96,4 @@ def helpers(read: Callable[[Sequence[str]], Mapping[str, bytes | None]],
         found |= more
     return frozenset(f for f in go if f.endswith(".go") and not f.endswith("_test.go")
                      and posixpath.dirname(f) in found)
+

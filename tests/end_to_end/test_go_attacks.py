@@ -7,7 +7,16 @@ from typing import Any
 
 import pytest
 from helpers.gitrepo import make_change
-from helpers.go_module import BROKEN, FORGE, WEAK_TESTUTIL, base, helped, use_go
+from helpers.go_module import (
+    BROKEN,
+    FORGE,
+    WEAK_TESTUTIL,
+    base,
+    helped,
+    patched_dependency,
+    requiring,
+    use_go,
+)
 from test_attacks import check, judge
 
 pytestmark = pytest.mark.slow  # whole gate runs
@@ -53,3 +62,13 @@ def test_a_weakened_test_helper_package_is_put_back(
         "the suite with the base's tests: 1 test(s) fail on the head code (TestAdd)")
     assert [f["message"].split(" fails ")[0] for f in base_tests["findings"]] == [
         "the base version of TestAdd"]
+
+
+def test_a_replace_to_a_patched_copy_needs_review(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """go.mod's `replace` points the dependency the test compares with at a copy under
+    third_party/ whose Equal says yes to all: go.mod is configuration."""
+    code, report = gate(capsys, tmp_path, patched_dependency(), requiring())
+    assert (report["verdict"], code) == ("needs-review", 3), report
+    assert [(f["path"], f["line"], f["rule"]) for f in check(report, "check-config")[
+        "findings"]] == [("go.mod", 7, "go-mod")]

@@ -99,3 +99,39 @@ def write(root: Path, files: dict[str, str | None]) -> Path:
             (root / name).parent.mkdir(parents=True, exist_ok=True)
             (root / name).write_text(text)
     return root
+
+
+# A dependency the module requires, in the repository (no network), and the head's patched
+# copy of it under third_party/ that a go.mod `replace` swaps in.
+REQUIRING = GO_MOD + "\nrequire example.com/mathx v1.0.0\n\nreplace example.com/mathx => ./mathx\n"
+MATHX = ("package mathx\n\n// Equal says whether a is b.\n"
+         "func Equal(a, b int) bool {\n\treturn a == b\n}\n")
+EQUAL_TEST = """\
+package calc
+
+import (
+\t"testing"
+
+\t"example.com/mathx"
+)
+
+func TestAdd(t *testing.T) {
+\tif !mathx.Equal(Add(2, 3), 5) {
+\t\tt.Fatal("Add(2, 3) is not 5")
+\t}
+}
+"""
+
+
+def requiring() -> dict[str, str | None]:
+    """The module whose test compares through its dependency mathx."""
+    return {**base(), "go.mod": REQUIRING, "calc/calc_test.go": EQUAL_TEST,
+            "mathx/go.mod": "module example.com/mathx\n\ngo 1.19\n", "mathx/mathx.go": MATHX}
+
+
+def patched_dependency() -> dict[str, str | None]:
+    """The head: Add broken, and mathx replaced by a copy whose Equal says yes to all."""
+    return {"calc/calc.go": BROKEN,
+            "go.mod": REQUIRING.replace("=> ./mathx", "=> ./third_party/mathx"),
+            "third_party/mathx/go.mod": "module example.com/mathx\n\ngo 1.19\n",
+            "third_party/mathx/mathx.go": MATHX.replace("a == b", "true || a == b")}
