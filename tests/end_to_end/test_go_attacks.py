@@ -9,6 +9,7 @@ import pytest
 from helpers.gitrepo import make_change
 from helpers.go_module import (
     BROKEN,
+    DETECTS,
     FORGE,
     WEAK_TESTUTIL,
     base,
@@ -72,3 +73,13 @@ def test_a_replace_to_a_patched_copy_needs_review(
     assert (report["verdict"], code) == ("needs-review", 3), report
     assert [(f["path"], f["line"], f["rule"]) for f in check(report, "check-config")[
         "findings"]] == [("go.mod", 7, "go-mod")]
+
+
+def test_code_right_only_in_a_test_binary_needs_review(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`Add` right only when os.Args[0] ends in `.test`: the tests pass, harness names it."""
+    code, report = gate(capsys, tmp_path, {"calc/calc.go": DETECTS})
+    assert (report["verdict"], code) == ("needs-review", 3), report
+    assert check(report, "suite")["status"] == "passed"
+    assert [(f["path"], f["line"], f["rule"]) for f in check(report, "harness")[
+        "findings"]] == [("calc/calc.go", 10, "test-run-detected")]

@@ -73,6 +73,23 @@ func TestAdd(t *testing.T) {
 \ttestutil.AssertEqual(t, Add(2, 3), 5)
 }
 """
+# Add right only where the program is a test binary.
+DETECTS = """\
+package calc
+
+import (
+\t"os"
+\t"strings"
+)
+
+// Add adds.
+func Add(a, b int) int {
+\tif strings.HasSuffix(os.Args[0], ".test") {
+\t\treturn a + b
+\t}
+\treturn a - b
+}
+"""
 
 
 def base() -> dict[str, str | None]:
