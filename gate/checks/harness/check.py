@@ -48,8 +48,9 @@ outside the tests; `test-run-detected`, code asking whether it runs under a test
 `testing.Testing()`, `flag.Lookup("test.v")`, `os.Args[0]` held against `.test` or the binary run
 again, its callers' frames read beside a test's name, `/proc/1`, `bwrap` or the varied run's
 `/etc/faketimerc` named, today's date compared with a fixed one); `ci-env-read`, code reading `CI`
-(the gate runs the tests with `CI=true`); `always-equal`, an `__eq__` that answers True (or `__ne__` False) whatever it is given,
-so that every `assert x == expected` passes. The scripts the test command runs (the base's test
+(the gate runs the tests with `CI=true`); `always-equal`, an `__eq__` that answers True (or `__ne__`
+False) whatever it is given, so that every `assert x == expected` passes. The scripts the test
+command runs (the base's test
 command, its Makefile's `test` and `check` recipes, its package.json test scripts, and the shell
 scripts they name) are followed: a Python script so run is read as code under test wherever it
 lies, and `test-script-env` is a shell script so run that sets what the runner loads
