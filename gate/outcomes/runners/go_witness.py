@@ -177,7 +177,7 @@ def judged(counts: Counts | None, messages: Sequence[Mapping[str, Any]], *, outp
         parent = sessions.get(s.ppid) if s.ppid is not None else None
         if s.rerun and s.packages and (parent is None or not parent.packages):
             problems.append(f"rerun: the test binary of {s.packages[0]} ran itself again "
-                            f"(pid {s.pid}) before running its own tests")
+                            "before running its own tests")
             if not any(set(s.packages) & set(m.packages) for m in main):
                 main.append(s)  # what its package's tests really did
     witnessed = {p for s in main for p in s.packages}
