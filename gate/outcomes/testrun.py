@@ -89,7 +89,8 @@ def run_tests(
     the environment (pytest: PYTEST_ADDOPTS), so the user's command is not edited."""
     env = results.report_env(ws.env, report, extra_addopts,
                              pytest_runner.config_pins(ws.checkout, ws.scratch))
-    witness = go_witness.env(env, report + ".go-witness")
+    witness = go_witness.env(env, report + ".go-witness") if go_witness.wanted(
+        ws.checkout, command) else {}
     env.update(witness)
     completed, sent = _run(ws, command, env, report, log)
     if not completed.ok and pytest_runner.plugin_missing(completed.output):

@@ -113,6 +113,13 @@ def env(environ: Mapping[str, str], where: str) -> dict[str, str]:
     return {"GOFLAGS": f"{flags} -overlay={path} -count=1".strip()}
 
 
+def wanted(checkout: str, command: str) -> bool:
+    """Whether a run may build Go tests: a go.mod or go.work at the checkout's root, or a
+    command that names `go` (other projects' runs get no overlay)."""
+    return (any(os.path.isfile(os.path.join(checkout, n)) for n in ("go.mod", "go.work"))
+            or re.search(r"(?:^|[\s;&|(/])go\s", command) is not None)
+
+
 def alone(command: str) -> bool:
     """Whether `command` is `go test` itself, with nothing that keeps the witness out: then
     its binaries must send what they ran."""

@@ -153,3 +153,10 @@ def test_only_go_test_itself_must_send() -> None:
     assert not go_witness.alone("go test -exec sudo ./...")
     assert not go_witness.alone("go test ./... | tee out")
     assert not go_witness.alone("make test")
+
+
+def test_only_runs_that_may_build_go_get_the_overlay(tmp_path: Path) -> None:
+    (tmp_path / "go.mod").write_text("module m\n")
+    assert go_witness.wanted(str(tmp_path), "make test")
+    assert go_witness.wanted(str(tmp_path / "none"), "cd x && go test ./...")
+    assert not go_witness.wanted(str(tmp_path / "none"), "pytest -q tests/go")
