@@ -41,8 +41,10 @@ def test_a_binary_that_forges_its_output_fails(
     code, report = gate(capsys, tmp_path, {"calc/calc.go": BROKEN, "calc/forge.go": FORGE})
     assert (report["verdict"], code) == ("fail", 1)
     assert check(report, "suite")["status"] == "failed"
-    messages = [f["message"] for f in check(report, "harness")["findings"]
+    tampered = [f for f in check(report, "harness")["findings"]
                 if f["rule"] == "evidence-tampered"]
+    assert {(f["path"], f["line"]) for f in tampered} == {("go.mod", 1)}
+    messages = [f["message"] for f in tampered]
     assert any("rerun: the test binary of example.com/calc/calc ran itself again" in m
                for m in messages), messages
     assert any("printed-rewritten: TestAdd passed as printed, failed as testing decided" in m
