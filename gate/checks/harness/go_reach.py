@@ -6,6 +6,8 @@ tree-sitter Go grammar), on the statements the change adds:
 - the program's own name (`os.Args[0]`, `os.Executable()`, or a variable given either in the
   same function) held against a string that says "test" (`strings.HasSuffix(os.Args[0],
   ".test")`, `switch filepath.Ext(exe) { case ".test": }`);
+- the gate's variables named (`GATE_EVIDENCE`: a witness's channel written by the code
+  itself), and `//go:linkname` into `testing` (`framework-internals`);
 - the program run again (`exec.Command`, `exec.CommandContext`, `syscall.Exec`,
   `os.StartProcess` given its own name): a binary that reruns itself can print what it likes
   about its tests (the gate's witness sees it happen, `outcomes/runners/go_witness.py`).
@@ -14,6 +16,7 @@ Imports are followed by their names (`t "testing"`). Under a name the grammar ca
 (a function value, a reflect call), nothing is said."""
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 
 import tree_sitter
@@ -28,6 +31,7 @@ _COMPARES = {"strings": ("HasSuffix", "HasPrefix", "Contains", "EqualFold", "Ind
 _RUNS = {"os/exec": ("Command", "CommandContext"), "syscall": ("Exec",),
          "os": ("StartProcess",)}
 _STRINGS = ("interpreted_string_literal", "raw_string_literal")
+_LINKNAME = re.compile(r"//go:linkname\s+\S+\s+testing\.")
 
 
 def _imports(root: tree_sitter.Node) -> dict[str, str]:
@@ -152,13 +156,19 @@ def scan(text: str, added: Mapping[int, str]) -> list[tuple[int, str, str]]:
     """(line, rule, message) on the added lines of a production Go file."""
     tree = grammar.parser(grammar.GRAMMARS["go"]).parse(text.encode())
     names = _imports(tree.root_node)
-    if not {"os", "testing", "flag", "os/exec", "syscall"} & set(names.values()):
-        return []
     out: dict[int, str] = {}
+    internals: dict[int, str] = {}
     taints: dict[int, set[str]] = {}
     for node in _walk(tree.root_node):
         line = node.start_point[0] + 1
         if line not in added or line in out:
+            continue
+        if node.type == "comment" and _LINKNAME.match(_text(node)):
+            internals[line] = (f"links to the testing package's internals "
+                               f"(`{' '.join(_text(node).split()[1:3])}`)")
+            continue
+        if node.type in _STRINGS and _text(node).strip('"`').startswith("GATE_"):
+            out[line] = f"names the gate's variable {_text(node)}: {UNDER_TEST}"
             continue
         region = _region(node, names)
         if node.type != "call_expression" and not region:
@@ -171,4 +181,6 @@ def scan(text: str, added: Mapping[int, str]) -> list[tuple[int, str, str]]:
             said = f"holds the program's own name against a test binary's: {UNDER_TEST}"
         if said is not None:
             out[line] = said
-    return [(line, "test-run-detected", message) for line, message in sorted(out.items())]
+    return sorted([*((line, "test-run-detected", message) for line, message in out.items()),
+                   *((line, "framework-internals", message)
+                     for line, message in internals.items())])

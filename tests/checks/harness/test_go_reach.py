@@ -71,3 +71,15 @@ def test_harness_flags_it_in_production_code_only(tmp_path: Path) -> None:
                       files=diff.changed_files(str(repo.path), base_sha, head_sha))
     assert [(f.path, f.line, f.rule) for f in harness.run(ctx).findings] == [
         ("calc/calc.go", 9, "test-run-detected")]
+
+
+def test_the_gates_variables_and_a_link_into_testing() -> None:
+    """A forger of the witness's lines needs its channel; one that reaches into testing's
+    unexported state needs a linkname."""
+    body = ('\tf, _ := os.OpenFile(os.Getenv("GATE_EVIDENCE"), os.O_WRONLY, 0)\n'
+            '\t_ = f\n\treturn a + b')
+    text = code('\t"os"\n\t_ "unsafe"', body) + (
+        "\n//go:linkname witness testing.gateWitnessOut\nvar witness *os.File\n")
+    assert [(line, rule) for line, rule, _ in go_reach.scan(
+        text, dict(enumerate(text.splitlines(), 1)))] == [
+        (9, "test-run-detected"), (14, "framework-internals")]
