@@ -53,6 +53,7 @@ _PATCHES = (
      "\tdefer func() { gateWitnessExample(eg.Name, passed) }()\n"),
 )
 _PACKAGE = re.compile(r"^(ok|FAIL) *\t(\S+)[\t ](.*)$", re.M)
+_RESULT = re.compile(r"^--- (?:PASS|FAIL|SKIP): ")
 _OUTCOMES: dict[str, Outcome] = {"passed": "passed", "failed": "failed", "skipped": "skipped"}
 _OUT = {"-overlay", "-exec", "-json", "-c", "-o"}  # flags that keep the witness out
 
@@ -190,7 +191,7 @@ def judged(counts: Counts | None, messages: Sequence[Mapping[str, Any]], *, outp
     witnessed = {p for s in main for p in s.packages}
     printed = _PACKAGE.findall(output)
     ran = [(status, pkg) for status, pkg, rest in printed if not rest.startswith("[")]
-    missing = sorted({pkg for _, pkg in ran if pkg not in witnessed})
+    missing = sorted({pkg for _, pkg in ran if pkg not in witnessed} & _claiming(output))
     if missing:
         problems.append("missing: " + ", ".join(missing[:5]) + " printed as tested, and "
                         "no test binary of " + ("it" if len(missing) == 1 else "them")
@@ -210,6 +211,23 @@ def judged(counts: Counts | None, messages: Sequence[Mapping[str, Any]], *, outp
     if not problems:
         return counts
     return _from(sent, missing, counts, problems)
+
+
+def _claiming(output: str) -> set[str]:
+    """The packages whose printed block (go prints each package's output together, then its
+    `ok`/`FAIL` line) claims a test's outcome: a package whose TestMain leaves before m.Run
+    claims none, and has no binary that ran its tests to answer for."""
+    out: set[str] = set()
+    claims = False
+    for line in output.splitlines():
+        if _RESULT.match(line):
+            claims = True
+        package = _PACKAGE.match(line)
+        if package is not None:
+            if claims:
+                out.add(package.group(2))
+            claims = False
+    return out
 
 
 def _unbacked(cases: Sequence[CaseResult], sent: Sequence[tuple[str, str]]) -> list[str]:

@@ -77,14 +77,37 @@ func TestOther(t *testing.T) {}
 """
 
 
+# An integration package that leaves before its tests where what it needs is missing.
+LEAVES = """\
+package integration
+
+import (
+\t"fmt"
+\t"os"
+\t"testing"
+)
+
+func TestMain(m *testing.M) {
+\tif os.Getenv("DATABASE_URL") == "" {
+\t\tfmt.Println("no database: skipped")
+\t\tos.Exit(0)
+\t}
+\tos.Exit(m.Run())
+}
+
+func TestQuery(t *testing.T) {}
+"""
+
+
 @pytest.mark.usefixtures("go")
 def test_an_honest_module_is_witnessed_as_printed(tmp_path: Path) -> None:
     """Subtests, a test that runs its own binary again, skips, a fuzz target's seeds, an
-    example, a TestMain, a package with no tests: the witness says what the binaries
-    printed, and nothing is said against the run."""
+    example, a TestMain, one that leaves before its tests, a package with no tests: the
+    witness says what the binaries printed, and nothing is said against the run."""
     root = write(tmp_path / "m", {**base(), "calc/more_test.go": HONEST_TEST,
                                   "calc/example_test.go": EXAMPLE, "other/other_test.go":
-                                  TEST_MAIN, "empty/empty.go": "package empty\n"})
+                                  TEST_MAIN, "empty/empty.go": "package empty\n",
+                                  "integration/db_test.go": LEAVES})
     run = run_in(root, "go test ./...")
     assert run.passed, run.completed.output
     assert run.counts is not None
