@@ -9,6 +9,7 @@ from gate.checks.common import from_findings
 from gate.checks.harness import (
     bytecode,
     command_scripts,
+    go_reach,
     injected,
     js_reach,
     packaging,
@@ -44,11 +45,13 @@ these three anywhere outside test files, conftest.py and `tests/__init__.py` inc
 under test only: `framework-internals`, an import of `_pytest` or `unittest`'s internal modules
 (`vitest`, `node:test`, `@jest/globals` in production JS); `pytest-hook`, a `pytest_*` hook defined
 outside the tests; `test-run-detected`, code asking whether it runs under a test or under the gate
-(`PYTEST_CURRENT_TEST`, `GATE_*`, `"pytest" in sys.modules`, `JEST_WORKER_ID`, its callers' frames
-read beside a test's name, `/proc/1`, `bwrap` or the varied run's `/etc/faketimerc` named, today's
-date compared with a fixed one); `ci-env-read`, code reading `CI` (the gate runs the tests with
-`CI=true`); `always-equal`, an `__eq__` that answers True (or `__ne__` False) whatever it is given,
-so that every `assert x == expected` passes. The scripts the test command runs (the base's test
+(`PYTEST_CURRENT_TEST`, `GATE_*`, `"pytest" in sys.modules`, `JEST_WORKER_ID`, Go's
+`testing.Testing()`, `flag.Lookup("test.v")`, `os.Args[0]` held against `.test` or the binary run
+again, its callers' frames read beside a test's name, `/proc/1`, `bwrap` or the varied run's
+`/etc/faketimerc` named, today's date compared with a fixed one); `ci-env-read`, code reading `CI`
+(the gate runs the tests with `CI=true`); `always-equal`, an `__eq__` that answers True (or `__ne__`
+False) whatever it is given, so that every `assert x == expected` passes. The scripts the test
+command runs (the base's test
 command, its Makefile's `test` and `check` recipes, its package.json test scripts, and the shell
 scripts they name) are followed: a Python script so run is read as code under test wherever it
 lies, and `test-script-env` is a shell script so run that sets what the runner loads
@@ -181,6 +184,9 @@ def _file(ctx: DiffContext, f: ChangedFile, scripts: set[str]) -> list[Finding]:
         found += _javascript(ctx, f)
     elif f.path.endswith(".rs") and f.new_lines:
         found += _rust(ctx, f)
+    elif f.path.endswith(".go") and f.new_lines and not _with_tests(ctx, f.path):
+        found += [Finding(f.path, line, rule, message, "warning") for line, rule, message
+                  in go_reach.scan(ctx.text(ctx.head, f.path) or "", f.new_lines)]
     return found
 
 
