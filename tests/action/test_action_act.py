@@ -112,7 +112,7 @@ def test_the_action_in_act(tmp_path: Path) -> None:
 
     (run,) = fake.check_runs.values()
     assert (run["name"], run["head_sha"], run["status"], run["conclusion"]) == (
-        "gate", head, "completed", "neutral")
+        "gate", head, "completed", "action_required")
     assert [(a["path"], a["start_line"]) for a in run["annotations"]] == [
         ("test_calc.py", 9), ("test_calc.py", 6)]
     assert len(fake.calls("POST", r".*/check-runs")) == 1  # started in progress, then updated
