@@ -67,7 +67,7 @@ def _outputs(settings: Settings, values: Mapping[str, str]) -> None:
 
 
 def _post(api: Api, settings: Settings, report: Report, links: markdown.Links,
-          notes: list[str]) -> str | None:
+          notes: list[str], approvals: list[str]) -> str | None:
     """The check run, the comment and the label; a refused layer is noted, the rest go on.
     Returns who approved a needs-review head, if a person did."""
     pr = settings.pr_number
@@ -76,10 +76,12 @@ def _post(api: Api, settings: Settings, report: Report, links: markdown.Links,
     if fresh is not None and stale:
         notes.append(fresh.note())
     refused: list[str] = []
-    approver = _approver(api, settings, report, notes) if pr is not None and not stale else None
+    approver = (_approver(api, settings, report, approvals) if pr is not None and not stale
+                else None)
     result = check_run.conclusion(report.verdict, settings.fail_on, stale=stale,
                                   approved=approver is not None)
-    summary = markdown.body(report, links=links, notes=notes, logs_url=settings.logs_url)
+    summary = markdown.body(report, links=links, notes=[*notes, *approvals],
+                            logs_url=settings.logs_url)
     steps: list[tuple[str, Callable[[], object]]] = [
         ("check run", lambda: check_run.complete(api, settings.check_name, report, summary,
                                                  result, stale, approver))]
@@ -153,7 +155,8 @@ def publish(report: Report, settings: Settings, report_path: str, *,
     items = commands.ordered(report)
     for item in items:
         print(commands.to_command(item), file=out)
-    notes: list[str] = []
+    notes: list[str] = []  # each also a warning on the step
+    approvals: list[str] = []  # who approved, or how to: the summaries only
     links = markdown.Links(settings.server_url, settings.repository or "", report.head,
                            report.base)
     approver: str | None = None
@@ -162,7 +165,8 @@ def publish(report: Report, settings: Settings, report_path: str, *,
                      "job summary only (no check run, comment or label).")
     else:
         try:
-            approver = _post((api_factory or Api)(settings), settings, report, links, notes)
+            approver = _post((api_factory or Api)(settings), settings, report, links, notes,
+                             approvals)
         except ApiError as e:
             notes.append(f"Nothing was posted to the pull request: {e}. The results are in the "
                          "workflow annotations and this job summary only.")
@@ -178,7 +182,7 @@ def publish(report: Report, settings: Settings, report_path: str, *,
                      f"shows {commands.LIMIT_PER_LEVEL} of each level per step. All findings "
                      "are listed below.")
     _append(settings.step_summary, markdown.body(
-        report, links=links if settings.repository else None, notes=notes,
+        report, links=links if settings.repository else None, notes=[*notes, *approvals],
         logs_url=settings.logs_url))
     _outputs(settings, {"verdict": report.verdict, "report": report_path,
                         "summary": one_line(report), **test_outputs(report)})
