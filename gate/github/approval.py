@@ -2,11 +2,12 @@
 head SHA, checked by the gate, not taken on trust.
 
 The approver must have write access to the repository (the collaborator permission endpoint:
-admin, maintain or write) and be neither the pull request's author nor one of the agent
-accounts named in the Action's `agent-accounts`. A review counts for the SHA it was given on
-(its `commit_id`), so a new push needs a new approval; a later review by the same person that
-is not an approval (changes requested, dismissed) takes theirs back. Why a review and not a
-check run's requested action or a label: docs/action.md, "Approving a needs-review".
+admin, maintain or write) and be neither the pull request's author, nor one of the agent
+accounts named in the Action's `agent-accounts`, nor an app (`name[bot]`). A review counts for
+the SHA it was given on (its `commit_id`), so a new push needs a new approval; a later review by
+the same person that is not an approval (changes requested, dismissed) takes theirs back. Why a
+review and not a check run's requested action or a label: docs/action.md, "Approving a
+needs-review".
 """
 from __future__ import annotations
 
@@ -48,6 +49,8 @@ def find(api: Api, pr: int, sha: str, agents: tuple[str, ...] = ()) -> Approval:
             refused.append(f"@{login} is the pull request's author")
         elif login.lower() in barred:
             refused.append(f"@{login} is an agent's account")
+        elif login.lower().endswith("[bot]"):
+            refused.append(f"@{login} is an app's account, not a person's")
         elif api.permission(login) not in WRITE:
             refused.append(f"@{login} has no write access to the repository")
         else:

@@ -309,6 +309,7 @@ def test_an_approval_by_a_maintainer_of_that_head_concludes_success(
      f"@maintainer approved {'c' * 12}, not this head {HEAD[:12]}: a new push needs a new "
      "approval"),
     ("passer-by", HEAD, "read", "@passer-by has no write access to the repository"),
+    ("review-app[bot]", HEAD, "write", "@review-app[bot] is an app's account, not a person's"),
 ])
 def test_an_approval_the_gate_does_not_accept(fake: FakeGitHub, tmp_path: Path, login: str,
                                               sha: str, permission: str, why: str) -> None:
