@@ -74,6 +74,7 @@ def _followed(ctx: DiffContext, extra: tuple[str, ...]) -> set[str]:
     todo = [p for p in git.ls_files(ctx.repo, ctx.base)
             if paths.steers(p, extra) and not paths.is_workflow(p)]
     found: set[str] = set()
+    ctx.read(ctx.base, todo)  # one batch for the files the list names; the rest as reached
     while todo and len(found) < MOST_FOLLOWED:
         path = todo.pop()
         blob = ctx.read(ctx.base, [path])[path]
