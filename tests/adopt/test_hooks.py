@@ -352,7 +352,8 @@ def test_framework_pre_push_catches_a_weakened_test(
         "tests/test_calc.py:4: base-tests: the base version of tests/test_calc.py::test_add "
         "fails on the head code: the change altered behaviour this test pinned down (a bug fix, "
         "or a regression hidden by editing the test): assert 0 == 5\n"
-        "gate: needs-review: resolve the lines above (`gate explain base-tests` says how)\n\n"))
+        "gate: needs-review: resolve the lines above; a person must approve the rest "
+        "(`gate explain base-tests` says how)\n\n"))
     scan = _run(["pre-commit", "run", "gate-scan", "--hook-stage", "pre-push"], repo.path, env)
     assert (scan.returncode, scan.stdout) == (  # the scan hook is not a pre-push hook
         1, "No hook with id `gate-scan` in stage `pre-push`\n")
