@@ -83,7 +83,7 @@ Python or platform runs it gets no mutant.
 
 Resolve: add a test that fails without the change, or that the mutant would fail (for a
 survivor: a test of the input where the mutated code gives another answer). A survivor that
-cannot change any answer (an equivalent mutant) can be allowed like any finding."""
+cannot change any answer (an equivalent mutant) is a person's to approve on the pull request."""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -28,6 +28,7 @@ class DiffContext:
     config: Config
     files: list[ChangedFile]
     upgrades: tuple[str, ...] = ()  # `--upgrade NAME==VERSION`: what the change must upgrade
+    own_allows: bool = False  # honour the change's own allow comments (`gate hook pre-commit`)
     _blobs: dict[tuple[str, str], bytes | None] = dataclasses.field(default_factory=dict)
     _rules: dict[str, tuple[attributes.Rule, ...]] = dataclasses.field(default_factory=dict)
     _sources: dict[str, Source | None] = dataclasses.field(default_factory=dict)
