@@ -63,7 +63,8 @@ or tell apart here:
 - in a Python file no test loads here (below);
 - whose statement no test ran, behind a check of the Python version or the platform
   (`sys.version_info`, `sys.platform`, `os.name`, `platform.*`, `sys.implementation`), at
-  any depth;
+  any depth, where the `if` is that check and nothing else (`not`, `and`, `or` of such
+  checks only): `if sys.platform != "win32" and x > hi` excuses nothing;
 - whose statement no test ran, behind an `if` on a name an optional import binds (`try:
   import x` / `except ImportError: x = None`), where that import fails here (its `except`
   ran);
@@ -76,7 +77,7 @@ whether any test loads the changed file at all: the file replaced by one that fa
 loaded, run like a mutant. If every test survives that too, no test loads the file here (code
 for another Python version, `if sys.version_info < (3, 11)`): its survivors, and the new tests
 passing on the base code, are said in the summary, not as findings. An `if` that asks which
-Python or platform runs it gets no mutant.
+Python or platform runs it, and nothing else, gets no mutant.
 
 `pinned = "report"` (the default) shows the findings and leaves the verdict as it is;
 `"review"` (what `gate init` writes) makes them needs-review; `"off"` skips the check.
