@@ -79,19 +79,25 @@ Place = Callable[[Trial], AbstractContextManager[Trial]]
 
 def run_within(trials: Sequence[Trial], at_once: int, seconds: float,
                then: Callable[[Outcome], Trial | None] | None = None,
-               place: Place | None = None) -> list[Outcome | None]:
+               place: Place | None = None, must: int = 0, floor: float = 0.0,
+               ) -> list[Outcome | None]:
     """Every trial's outcome, in the order given, `at_once` at a time; None for one not
     started because it would end (by the longest so far, the first ones always start) after
     `seconds`. `then(outcome)`: a trial to run next in the same place (a mutant's whole
     suite after the tests that reach it passed), whose outcome is the one kept, run only if
     it would end (by the first's time) before `seconds` are up, else the pair is None. `place`:
     the trial as it runs where it is made when it starts and gone when it ends (a copy of
-    the install's checkout, `kinds.in_copy`)."""
-    deadline = time.monotonic() + seconds
+    the install's checkout, `kinds.in_copy`). The first `must` trials are held to `floor`
+    seconds instead, where that is more (`pinned`: one mutant per changed function runs
+    whatever the budget)."""
+    now = time.monotonic()
+    deadlines = {id(t): now + (max(seconds, floor) if i < must else seconds)
+                 for i, t in enumerate(trials)}
     longest = [0.0]
 
     def job(trial: Trial) -> Outcome | None:
         start = time.monotonic()
+        deadline = deadlines[id(trial)]
         if start + longest[0] >= deadline:
             return None
         with (place or contextlib.nullcontext)(trial) as placed:
