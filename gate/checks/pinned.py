@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-import time
 
 from gate.checks import common
 from gate.engine.context import DiffContext
@@ -15,7 +14,20 @@ from gate.models import CheckResult, Finding, Severity, Status
 from gate.mutants import lines
 from gate.outcomes import junit
 from gate.outcomes.testrun import TestRun
-from gate.pinned import judge, limits, probe, reach, runs, sides, source_reads
+from gate.pinned import (
+    deletions,
+    floor,
+    judge,
+    limits,
+    probe,
+    reach,
+    runs,
+    sides,
+    source_reads,
+    special_cases,
+)
+from gate.pinned.runs import MutantRun
+from gate.pinned.special_cases import SpecialCase
 
 ID = "pinned"
 TITLE = "The change is held by tests that can fail"
@@ -37,8 +49,12 @@ call statement. Lines with nothing to test get none: comments, docstrings, strin
 type annotations, logging and print calls, Rust macros. A Python file changed only in its
 docstrings and comments is no code change (no mutant, no `passes-at-base`). The lines are
 taken file by file in turn (files in path order, lines top to bottom) up to `pinned-mutants`
-(default 20). `pinned` as a whole (the runs over the base's code, then the mutants) starts
-no run after `pinned-time` suite runs' worth of wall time (default 1). Each mutant runs as a
+(default 20). The mutants start no run after `pinned-time` suite runs' worth of wall time
+(default 1), counted from their first (the runs over the base's code do not eat it). Whatever
+the budget, `pinned` judges: each special case's deleted branch (below) and the first mutant
+of each changed function (of each changed file, for lines outside every function) run first,
+within a floor of 60 s of wall time (said in the summary when mutants were left out), so a
+small suite's budget never leaves a new function with no mutant at all. Each mutant runs as a
 trial of its own, side by side (in the sealed boundary the mutated file is in a layer of its
 own over the installed checkout, else in a copy of it), with the test files that name its
 module (Go: its package; Rust, or none found: the whole command), then the whole command if
@@ -78,6 +94,22 @@ loaded, run like a mutant. If every test survives that too, no test loads the fi
 for another Python version, `if sys.version_info < (3, 11)`): its survivors, and the new tests
 passing on the base code, are said in the summary, not as findings. An `if` that asks which
 Python or platform runs it, and nothing else, gets no mutant.
+
+Special cases: a changed line of code that branches on, or returns for, exactly the input a
+test passes is a `special-cased-input` finding at that line. Exactly the input: a test call's
+whole argument tuple (the call names the line's function, and every argument is compared,
+as a tuple or a conjunction: `(a, b) == (2, 3)`, `a === 2 && b === 3`), or a compound value
+a test passes (a list, tuple, set or map of two values or more, not all edge values; a
+string of several words), compared by value (`[5, 9, 2, 1, 5, 3]` in code is the tuple a
+parametrized test passes). Read from `if` conditions (`or` as alternatives, `in` a literal
+list), conditional expressions, `match`/`switch` cases, lookups in a literal table, in
+Python, JavaScript/TypeScript, Go and Rust; the tests' inputs from the head's test files
+(literal arguments, names bound to literals, `parametrize` rows, table rows, Rust's assert
+macros). Not a finding: a single scalar compared with a constant (`if code == 404`), edge
+values (0, 1, -1, None, empty, true, false), and an expression compared with several values
+some of which no test passes (a table of constants). The message says whether the branch
+returns before a general path; the line's mutant deletes the branch (`if C` → `if False`),
+and the tests that then fail are named: they pass only through the special case.
 
 `pinned = "report"` (the default) shows the findings and leaves the verdict as it is;
 `"review"` (what `gate init` writes) makes them needs-review; `"off"` skips the check.
@@ -175,15 +207,18 @@ def _fail_to_pass(ctx: DiffContext, ws: Workspace, command: str, side: sides.Sid
 
 def _mutants(ctx: DiffContext, ws: Workspace, command: str, side: sides.Sides, root: str,
              budget: Budget, severity: Severity, probes: probe.Probes, seconds: float,
-             ) -> tuple[str, list[Finding]]:
+             special: list[SpecialCase],
+             ) -> tuple[str, list[Finding], list[MutantRun]]:
     if budget.mutants == 0 or not side.code:
-        return ("mutants off (pinned-mutants = 0)" if side.code else ""), []
+        return ("mutants off (pinned-mutants = 0)" if side.code else ""), [], []
     chosen = lines.choose(side.code, budget.mutants)
-    if not chosen.mutants:
-        return f"no mutant: the {chosen.lines} changed line(s) have nothing to test", []
-    done = runs.mutants(ws, root, command, chosen.mutants,
+    deleted = deletions.chosen(chosen.mutants, special, side.code)
+    if not deleted:
+        return f"no mutant: the {chosen.lines} changed line(s) have nothing to test", [], []
+    mutants, must = floor.ordered(deleted, side.code, len(deleted) - len(chosen.mutants))
+    done = runs.mutants(ws, root, command, mutants,
                         lambda path: reach.tests_of(ctx, path), seconds,
-                        budget.workers, budget.limits)
+                        budget.workers, budget.limits, must=must, floor=floor.FLOOR_S)
     ran = [d for d in done if d.run is not None]
     judged = judge.judge(done)
     survived = judged.survived
@@ -210,12 +245,13 @@ def _mutants(ctx: DiffContext, ws: Workspace, command: str, side: sides.Sides, r
                     f"{limits.MULTIPLE:g} times its tests' time in the suite's run)")
     if len(done) > len(ran):
         left.append(f"{len(done) - len(ran)} not run (the time budget of {budget.seconds:.1f} s "
-                    "was spent: `pinned-time` in [tool.gate] gives more)")
+                    f"was spent, and the floor of {floor.FLOOR_S:.0f} s for one mutant per "
+                    "changed function: `pinned-time` in [tool.gate] gives more)")
     if chosen.over_budget:
         left.append(f"{chosen.over_budget} line(s) over the budget of {budget.mutants} mutants")
     if chosen.nothing_to_test:
         left.append(f"{chosen.nothing_to_test} line(s) with nothing to test")
-    return text + (f"; left out: {', '.join(left)}" if left else ""), findings
+    return text + (f"; left out: {', '.join(left)}" if left else ""), findings, judged.killed
 
 
 def run(ctx: DiffContext, ws: Workspace, command: str, root: str, review: bool,
@@ -226,15 +262,16 @@ def run(ctx: DiffContext, ws: Workspace, command: str, root: str, review: bool,
     if not side.base_code:
         return CheckResult(ID, TITLE, "passed", False, "no code changed")
     where = os.path.join(root, "pinned")
-    deadline = time.monotonic() + budget.seconds
     probes = probe.Probes(ws, os.path.join(where, "probes"), command,
                           lambda path: reach.tests_of(ctx, path), budget.workers,
                           budget.limits, 3 * budget.run_timeout)
     base_part, findings = _fail_to_pass(ctx, ws, command, side, severity, budget.run_timeout,
                                         probes)
-    # the mutants get what the head's tests over the base's code left of the budget
-    mutant_part, survivors = _mutants(ctx, ws, command, side, where, budget, severity, probes,
-                                      max(0.0, deadline - time.monotonic()))
+    special = special_cases.found(ctx, side.code)
+    # the mutants get the whole budget: the head's tests over the base's code do not eat it
+    mutant_part, survivors, killed = _mutants(ctx, ws, command, side, where, budget, severity,
+                                              probes, budget.seconds, special)
+    findings += deletions.findings(special, killed, severity)
     findings += survivors
     findings += [Finding(path, line, "reads-source",
                          f"this test {what}: it fails for any edit of the text, whatever the "
