@@ -185,7 +185,9 @@ def _scope(node: tree_sitter.Node, owner: str | None) -> Scope:
     return Scope(name, frozenset(callees), _params(node))
 
 
-def _visit(node: tree_sitter.Node, scope: Scope, owner: str | None, out: list[Site]) -> None:
+def _visit(node: tree_sitter.Node, scope: Scope, owner: str | None, out: list[Site],
+           ) -> tuple[Scope, str | None]:
+    """The sites at `node` itself; the scope and class its children are in."""
     kind = node.type
     if kind in _FUNCTIONS or kind == "arrow_function":
         scope = _scope(node, owner)
@@ -221,15 +223,19 @@ def _visit(node: tree_sitter.Node, scope: Scope, owner: str | None, out: list[Si
             node.parent is not None and node.parent.type in ("return_statement",
                                                                "expression_list")):
         out += _condition(node, node, scope, False)  # `return p == "a b"`
-    for child in node.named_children:
-        _visit(child, scope, owner, out)
+    return scope, owner
 
 
 def sites(path: str, data: bytes) -> list[Site]:
     grammar = grammar_of(path)
     if grammar is None:
         return []
-    tree = parser(grammar).parse(data)
     out: list[Site] = []
-    _visit(tree.root_node, MODULE, None, out)
+    # a loop, not recursion: generated code nests deeper than Python's stack
+    todo: list[tuple[tree_sitter.Node, Scope, str | None]] = [
+        (parser(grammar).parse(data).root_node, MODULE, None)]
+    while todo:
+        node, scope, owner = todo.pop()
+        inner, cls = _visit(node, scope, owner, out)
+        todo.extend((child, inner, cls) for child in reversed(node.named_children))
     return out

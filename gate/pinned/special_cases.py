@@ -64,12 +64,19 @@ def family(path: str) -> str | None:
 
 
 def sites(path: str, text: bytes) -> list[Site]:
-    return branches.python(text) if path.endswith(".py") else branches_syntax.sites(path, text)
+    try:
+        return (branches.python(text) if path.endswith(".py")
+                else branches_syntax.sites(path, text))
+    except RecursionError:  # a condition of thousands of terms: read as none
+        return []
 
 
 def test_inputs(path: str, text: bytes) -> Inputs:
-    return (inputs.python(path, text) if path.endswith(".py")
-            else inputs_syntax.inputs(path, text))
+    try:
+        return (inputs.python(path, text) if path.endswith(".py")
+                else inputs_syntax.inputs(path, text))
+    except RecursionError:
+        return Inputs()
 
 
 def _argument_tuple(site: Site, found: Inputs) -> tuple[str, tuple[str, int]] | None:

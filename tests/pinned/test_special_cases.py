@@ -263,3 +263,8 @@ def test_found_on_a_base_and_head_pair(tmp_path: Path) -> None:
                       files=diff.changed_files(str(repo.path), base_sha, head_sha))
     assert [(s.path, s.line, s.test) for s in special_cases.in_change(ctx)] == [
         ("toolz/itertoolz.py", 3, ("toolz/tests/test_itertoolz.py", 5))]
+
+
+def test_generated_code_nested_deeper_than_python_s_stack_is_still_read() -> None:
+    deep = b"const table = " + b"[" * 3000 + b"]" * 3000 + b";\n"
+    assert _lines("calc.js", deep + JS, "test/calc.test.js", JS_TEST) == [3, 17]
