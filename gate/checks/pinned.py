@@ -60,7 +60,8 @@ own over the installed checkout, else in a copy of it), with the test files that
 module (Go: its package; Rust, or none found: the whole command), then the whole command if
 those all pass. Each run has its own time limit: 3 times what its tests took in the suite's
 first run (with the run's start and collection), at least 10 s: a mutant that hangs costs
-that, and is said in the summary ("timed out at its own limit").
+that, and is said in the summary ("timed out at its own limit"); and no run goes past the end
+of the time budget (or of the floor): it is cut there ("cut at the end of the time budget").
 
 A mutant counts as killed only by a test that ran its line. In a Python mutant's pytest run,
 the gate's line recorder (`sys.monitoring` on Python 3.12+, a tracer limited to the mutated
@@ -109,7 +110,9 @@ macros). Not a finding: a single scalar compared with a constant (`if code == 40
 values (0, 1, -1, None, empty, true, false), and an expression compared with several values
 some of which no test passes (a table of constants). The message says whether the branch
 returns before a general path; the line's mutant deletes the branch (`if C` → `if False`),
-and the tests that then fail are named: they pass only through the special case.
+and the tests that then fail are named: they pass only through the special case. Where every
+test survives the deletion, the general path gives that input the same answer: a fast path,
+no finding (said in the summary), unless another special case singles out the same input.
 
 `pinned = "report"` (the default) shows the findings and leaves the verdict as it is;
 `"review"` (what `gate init` writes) makes them needs-review; `"off"` skips the check.
@@ -208,20 +211,23 @@ def _fail_to_pass(ctx: DiffContext, ws: Workspace, command: str, side: sides.Sid
 def _mutants(ctx: DiffContext, ws: Workspace, command: str, side: sides.Sides, root: str,
              budget: Budget, severity: Severity, probes: probe.Probes, seconds: float,
              special: list[SpecialCase],
-             ) -> tuple[str, list[Finding], list[MutantRun]]:
+             ) -> tuple[str, list[Finding], list[MutantRun], list[MutantRun]]:
+    """The summary's part, the survivors' findings, the mutants killed, and the special
+    cases' deleted branches that every test survived (the general path agrees: a fast path)."""
     if budget.mutants == 0 or not side.code:
-        return ("mutants off (pinned-mutants = 0)" if side.code else ""), [], []
+        return ("mutants off (pinned-mutants = 0)" if side.code else ""), [], [], []
     chosen = lines.choose(side.code, budget.mutants)
     deleted = deletions.chosen(chosen.mutants, special, side.code)
     if not deleted:
-        return f"no mutant: the {chosen.lines} changed line(s) have nothing to test", [], []
+        return f"no mutant: the {chosen.lines} changed line(s) have nothing to test", [], [], []
     mutants, must = floor.ordered(deleted, side.code, len(deleted) - len(chosen.mutants))
     done = runs.mutants(ws, root, command, mutants,
                         lambda path: reach.tests_of(ctx, path), seconds,
                         budget.workers, budget.limits, must=must, floor=floor.FLOOR_S)
     ran = [d for d in done if d.run is not None]
     judged = judge.judge(done)
-    survived = judged.survived
+    agreed = [d for d in judged.survived if deletions.is_deletion(d.mutant)]
+    survived = [d for d in judged.survived if d not in agreed]
     # a file whose survivor a test was seen running is loaded: no probe needed for it
     loaded = {d.mutant.path for d in survived if judge.seen_running(d)}
     unloaded = probes.not_loaded(d.mutant.path for d in survived if d.mutant.path not in loaded)
@@ -239,10 +245,18 @@ def _mutants(ctx: DiffContext, ws: Workspace, command: str, side: sides.Sides, r
         left.append(f"{len(these)} survivor(s) " + ("" if why == judge.EQUIVALENT else
                                                    "that no test ran, ") + f"{why} "
                     f"({_names([f'{d.mutant.path}:{d.mutant.line}' for d in these])})")
-    if judged.timed_out:
-        own = max(d.limit for d in judged.timed_out)
-        left.append(f"{len(judged.timed_out)} timed out at its own limit ({own:.0f} s: "
+    if agreed:
+        left.append(f"{len(agreed)} special case(s) whose branch deleted every test survives "
+                    "(the general path gives the same answer: a fast path, "
+                    f"{_names([f'{d.mutant.path}:{d.mutant.line}' for d in agreed])})")
+    hung = [d for d in judged.timed_out if not d.cut]
+    if hung:
+        own = max(d.limit for d in hung)
+        left.append(f"{len(hung)} timed out at its own limit ({own:.0f} s: "
                     f"{limits.MULTIPLE:g} times its tests' time in the suite's run)")
+    if len(hung) < len(judged.timed_out):
+        left.append(f"{len(judged.timed_out) - len(hung)} cut at the end of the time budget "
+                    f"(or of the floor of {floor.FLOOR_S:.0f} s)")
     if len(done) > len(ran):
         left.append(f"{len(done) - len(ran)} not run (the time budget of {budget.seconds:.1f} s "
                     f"was spent, and the floor of {floor.FLOOR_S:.0f} s for one mutant per "
@@ -251,7 +265,8 @@ def _mutants(ctx: DiffContext, ws: Workspace, command: str, side: sides.Sides, r
         left.append(f"{chosen.over_budget} line(s) over the budget of {budget.mutants} mutants")
     if chosen.nothing_to_test:
         left.append(f"{chosen.nothing_to_test} line(s) with nothing to test")
-    return text + (f"; left out: {', '.join(left)}" if left else ""), findings, judged.killed
+    return (text + (f"; left out: {', '.join(left)}" if left else ""), findings, judged.killed,
+            agreed)
 
 
 def run(ctx: DiffContext, ws: Workspace, command: str, root: str, review: bool,
@@ -269,9 +284,9 @@ def run(ctx: DiffContext, ws: Workspace, command: str, root: str, review: bool,
                                         probes)
     special = special_cases.found(ctx, side.code)
     # the mutants get the whole budget: the head's tests over the base's code do not eat it
-    mutant_part, survivors, killed = _mutants(ctx, ws, command, side, where, budget, severity,
-                                              probes, budget.seconds, special)
-    findings += deletions.findings(special, killed, severity)
+    mutant_part, survivors, killed, agreed = _mutants(ctx, ws, command, side, where, budget,
+                                                      severity, probes, budget.seconds, special)
+    findings += deletions.findings(special, killed, agreed, severity)
     findings += survivors
     findings += [Finding(path, line, "reads-source",
                          f"this test {what}: it fails for any edit of the text, whatever the "

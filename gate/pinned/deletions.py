@@ -1,7 +1,9 @@
 """The special cases' mutants: each `special-cased-input` line's branch deleted (`if C` →
 `if False`) in place of the line's usual mutant, ahead of the budget. Where a test fails
 without the branch, that test passes only through the special case: the finding says so,
-naming it."""
+naming it. Where every test survives the deletion, the general path gives that input the
+same answer: the branch is a fast path (`if shape == (3, 3): return IDENTITY_3`), no
+finding, and the summary says so. Not run (the floor spent), the finding stands."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -28,13 +30,25 @@ def chosen(mutants: Sequence[Mutant], special: Sequence[SpecialCase],
     return (*deleted, *(m for m in mutants if (m.path, m.line) not in lines))
 
 
+def is_deletion(mutant: Mutant) -> bool:
+    """Whether `mutant` is a special case's deleted branch (`chosen`)."""
+    return mutant.kind == "branch" and mutant.after in ("if False", "if false")
+
+
 def findings(special: Sequence[SpecialCase], killed: Sequence[MutantRun],
-             severity: Severity) -> list[Finding]:
-    """One finding per special case; where deleting its branch made tests fail, named."""
-    by_line = {(d.mutant.path, d.mutant.line): d for d in killed
-               if d.mutant.kind == "branch" and d.mutant.after.endswith(("False", "false"))}
+             agreed: Sequence[MutantRun], severity: Severity) -> list[Finding]:
+    """One finding per special case; where deleting its branch made tests fail, named. None
+    where every test survived its deletion (`agreed`): the general path gives that input the
+    same answer, so the branch is a fast path, not what makes the tests pass."""
+    by_line = {(d.mutant.path, d.mutant.line): d for d in killed if is_deletion(d.mutant)}
+    # two special cases of one input cover for each other: deleting either changes nothing
+    once = {s.value for s in special if sum(t.value == s.value for t in special) == 1}
+    fast = {(d.mutant.path, d.mutant.line) for d in agreed} & {
+        (s.path, s.line) for s in special if s.value in once}
     out = []
     for s in special:
+        if (s.path, s.line) in fast:
+            continue
         d = by_line.get((s.path, s.line))
         failing = None
         if d is not None and d.run is not None:

@@ -38,6 +38,12 @@ class MutantRun:
     record: ran.Record | None = None  # which tests ran its statement (pytest, Python)
     limit: float = 0.0  # its own time limit, in seconds (of the run that ended it)
     equivalent: bool = False  # shown equivalent (`equivalent.py`): its survival says nothing
+    own: float = 0.0  # its own limit; `limit` is less where the time budget cut the run
+
+    @property
+    def cut(self) -> bool:
+        """Whether its run was cut at the time budget's end, before its own limit."""
+        return self.limit < self.own - 0.001
 
 
 def _recorded(ws: Workspace, place: guards.Place | None, path: str, name: str) -> Workspace:
@@ -105,5 +111,5 @@ def mutants(ws: Workspace, root: str, command: str, chosen: Sequence[Mutant],
     return [MutantRun(m, d.run if d is not None else None, scoped[m.path], place,
                       ran.read(d.run.lines) if d is not None and place else None,
                       d.trial.workspace.timeout if d is not None else 0.0,
-                      equivalent.shown(m, shown[m.path]))
-            for m, place, d in zip(chosen, places, done, strict=True)]
+                      equivalent.shown(m, shown[m.path]), trial.workspace.timeout)
+            for m, place, d, trial in zip(chosen, places, done, trials, strict=True)]

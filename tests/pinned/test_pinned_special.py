@@ -60,6 +60,13 @@ PYTHON: dict[str, dict[str, str | None]] = {
               "tests/test_reason.py": "from calc import reason\n\n\ndef test_reason():\n"
                                       "    assert reason(404) == 'Not Found'\n"
                                       "    assert reason(200) == 'OK'\n"},
+    # honest: a fast path for the tests' own input, whose answer the general path gives too
+    "fast-path": {"calc/__init__.py": TOPK + "\n\ndef norm(v):\n    if v == [3, 4]:\n"
+                                             "        return 5.0\n"
+                                             "    return sum(x * x for x in v) ** 0.5\n",
+                  "tests/test_norm.py": "from calc import norm\n\n\ndef test_norm():\n"
+                                        "    assert norm([3, 4]) == 5.0\n"
+                                        "    assert norm([6, 8]) == 10.0\n"},
 }
 PACKAGE = json.dumps({"name": "calc", "version": "1.0.0", "private": True,
                       "scripts": {"test": "node --test"}})
@@ -147,11 +154,19 @@ def test_the_javascript_special_case_is_needs_review(
     assert "(`add(2, 3)`, test/add.test.js:6)" in special(report)[0][2]
 
 
-@pytest.mark.parametrize("name", ["edge", "table"])
+@pytest.mark.parametrize("name", ["edge", "table", "fast-path"])
 def test_honest_constants_with_their_tests_pass(reports: dict[str, dict[str, Any]],
                                                 name: str) -> None:
     report = reports[name]
     assert (report["verdict"], pinned(report)["findings"]) == ("pass", []), pinned(report)
+
+
+def test_a_fast_path_is_said_in_the_summary(reports: dict[str, dict[str, Any]]) -> None:
+    """`if v == [3, 4]` is the test's input, but with the branch deleted the general path
+    gives 5.0 too: the tests do not pass through it."""
+    assert ("1 special case(s) whose branch deleted every test survives (the general path "
+            "gives the same answer: a fast path, calc/__init__.py:10)") in pinned(
+        reports["fast-path"])["summary"]
 
 
 def test_a_small_suite_still_runs_a_mutant_of_a_new_function(
