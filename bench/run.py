@@ -17,6 +17,7 @@ from typing import Any
 
 import evidence_cost
 import fixtures
+import go_witness_cost
 import hook_latency
 import scan
 import smoke
@@ -742,6 +743,7 @@ def main() -> int:
             ("scan_throughput", lambda: scan_throughput(work, args.quick)),
             ("latency", lambda: latency(work, args.quick)),
             ("evidence", lambda: evidence_cost.evidence_cost(work, args.quick)),
+            ("go_witness", lambda: go_witness_cost.go_witness_cost(work, args.quick)),
         ]
         chosen = [(n, step) for n, step in steps if not args.only or n in args.only]
         # --quick is a smoke test: two measurements at a time, in smoke.ORDER, whose figures

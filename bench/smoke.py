@@ -27,7 +27,7 @@ _locks_lock = threading.Lock()
 # with the base's outcomes for the runs that follow.
 ORDER = ("sharded", "scoped_base_tests", "caches", "base_outcomes", "floor", "overhead",
          "pinned", "isolation", "sealed", "varied", "parallel_runs", "latency", "quick_check",
-         "environment_creation", "memory", "scan_throughput", "evidence")
+         "environment_creation", "memory", "scan_throughput", "evidence", "go_witness")
 
 
 def prepare(work: Path, env: dict[str, str]) -> dict[str, str]:

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import TextIO
 
 from gate.adopt import workflow_file
+from gate.checks import allow
 from gate.engine import config, judgeable, runner
 from gate.engine.verdict import EXIT_CANNOT_JUDGE, EXIT_CODES
 from gate.execution import workspace
@@ -29,8 +30,9 @@ class Settings:
     parallel: bool | None = None
 
 
-def _print(report: Report, out: TextIO, environ: Mapping[str, str]) -> int:
-    out.write(terminal.render(report, terminal.wants_colour(out, environ)))
+def _print(report: Report, out: TextIO, environ: Mapping[str, str],
+           waivable: bool = False) -> int:
+    out.write(terminal.render(report, terminal.wants_colour(out, environ), waivable))
     why = judgeable.why_not(report)
     if why is not None:
         print(judgeable.said(why), file=out)
@@ -47,8 +49,10 @@ def pre_commit(repo: str, out: TextIO, environ: Mapping[str, str],
               "not scanned", file=out)
         return 0
     report = runner.scan(runner.Options(base="HEAD", repo=root, staged=True,
-                                        strict=settings.strict))
-    code = _print(report, out, environ)
+                                        strict=settings.strict, own_allows=True))
+    code = _print(report, out, environ, waivable=True)
+    if any(allow.OWN in f.message for c in report.checks for f in c.findings):
+        print(OWN_ALLOWS, file=out)
     if code != 0 and brings_adoption(root, "HEAD", git.INDEX):
         print(ADOPTION_COMMIT, file=out)
     return code
@@ -106,6 +110,10 @@ def pre_push(repo: str, remote: str | None, lines: Sequence[str], out: TextIO,
         codes.append(code)
     return min(codes, key=_WORST_FIRST.index)
 
+
+OWN_ALLOWS = (
+    "gate: honoured the allow comments this commit adds, since you are at the keyboard; the "
+    "pull request's gate does not: there a person must approve what they waive")
 
 # What the push of the gate's own adoption is told: its base has no gate config, so the
 # adopting commit is judged as any change (a new workflow, a new config), and cannot be

@@ -30,8 +30,13 @@ def _action() -> str:
 
 
 def _head(comment: str) -> str:
-    """The workflow's lines before its jobs: `comment`, the trigger, no default permissions."""
-    return comment + "name: gate\non:\n  pull_request:\n\npermissions: {}\n\njobs:\n"
+    """The workflow's lines before its jobs: `comment`, the triggers (a review judges the head
+    again: a person's approval turns a needs-review green, docs/action.md), no default
+    permissions."""
+    return comment + (
+        "name: gate\non:\n  pull_request:\n"
+        "  pull_request_review:  # a person's approval turns a needs-review green\n"
+        "    types: [submitted, dismissed]\n\npermissions: {}\n\njobs:\n")
 
 
 def check_shards(shards: int) -> None:

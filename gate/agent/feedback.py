@@ -73,5 +73,7 @@ def for_report(report: Report, header: str) -> str:
     if report.verdict == "pass":
         return bound(f"{header}\nEvery check passed: nothing to change.")
     advice = ("What would make it pass: resolve each numbered item below in the code (not by "
-              "weakening, skipping or deleting tests: the gate reports that), then submit again.")
+              "weakening, skipping or deleting tests, nor by waiving a finding: the gate reports "
+              "that), then submit again. A person must approve the rest: say why in the pull "
+              "request.")
     return bound("\n".join([header, advice, *sections(report)]))

@@ -47,7 +47,9 @@ removed run again. Where the base's own run ran no test (its plugin does not loa
 pytest of the day) and the base's tests run none over the head code either, there is nothing to
 compare: no finding. A base test file that cannot be collected in the base's own run either (the
 pytest of the day rejects it), and stops the run over the head code, is left out and the others
-run again without it (where the runner takes paths): the summary names it. A failure means the
+run again without it (where the runner takes paths): the summary names it. Where the change
+edited that file, nothing of the base's judges the edit: that is a finding
+(`base-cannot-judge`), for a person to read. A failure means the
 change altered behaviour that an existing test pinned down: either the intended fix of a bug, or
 a regression hidden by editing that test. A person decides. Where the base's files could not be
 collected because they import a module the head's install no longer brings (the change dropped
@@ -67,6 +69,15 @@ def _finding(name: str, file: str | None, line: int | None, message: str) -> Fin
     if message:
         text += f": {message.splitlines()[0][:200]}"
     return Finding(file or ".", line or 1, "base-test-failed", text, severity="warning")
+
+
+def _unjudged(edited: Sequence[str]) -> list[Finding]:
+    """The test files the change edited whose base version cannot be collected: nothing of
+    the base's judges the edit (issue 48: never judged by nothing)."""
+    return [Finding(path, 1, "base-cannot-judge", (
+        f"the change edits {path}, whose base version cannot be collected (in the base's own "
+        "run either): no test of the base judges this edit; a person must read it"),
+        severity="warning") for path in edited]
 
 
 def pin(case: CaseResult, base_files: Mapping[str, bytes | None],
@@ -268,10 +279,14 @@ def _unsplit(planned: Planned, failing_at_base: Mapping[str, str],
     result, uncollected = _without_uncollected(planned, failing_at_base)
     failed = [pin(t, files, to_run) for t in result.failed_tests]
     duration = result.completed.duration_s
+    unjudged = _unjudged([p for p in uncollected if p in files])  # the change edited them
     if result.passed or (uncollected and set(to_run) <= set(uncollected)):
         but = (f", but for {_names(uncollected, 3)}, which cannot be collected in the base's "
-               "own run either: not this change's doing") if uncollected else ""
-        return CheckResult(ID, TITLE, "passed", False, f"{what} pass on the head code{but}",
+               "own run either" + (": not this change's doing" if not unjudged else
+                                   ", and which the change edits: nothing judges that edit")
+               ) if uncollected else ""
+        return CheckResult(ID, TITLE, "failed" if unjudged else "passed", False,
+                           f"{what} pass on the head code{but}", findings=tuple(unjudged),
                            duration_s=duration)
     if not base_started and _ran_nothing(result):
         return CheckResult(ID, TITLE, "passed", False, (
@@ -295,7 +310,7 @@ def _unsplit(planned: Planned, failing_at_base: Mapping[str, str],
         planned.dropped) if status == "failed" else {}
     failed = [t for t in failed if not dropped_deps.stopped_by(t, lacking)]
     findings = (*lacking.values(), *(_finding(t.name, t.file, t.line, t.message)
-                                     for t in failed))
+                                     for t in failed), *unjudged)
     said = (f"{what}: {_failed_summary(failed)}" if failed and status == "failed"
             else f"{what} fail on the head code ({result.problem()})")
     if lacking:

@@ -39,10 +39,12 @@ edit of the ignore rules un-ignores them: committed on purpose), shell scripts n
 (the README, a Makefile, a Dockerfile, a workflow) and data at the root, and symlinks to a
 directory of the repository or outside it.
 Files under a test tree (`tests/data/...`), vendored code, and kinds of file the base already
-keeps in the same directory are not leftovers. Resolve a leftover by deleting it; a project
-keeps what it means to keep with `keep = ["scripts/*"]` in the base's `[tool.gate]`, or with
-`gate: allow diff-policy -- <why>` on one of the file's first three lines (a finding then
-becomes a notice)."""
+keeps in the same directory are not leftovers. Resolve a leftover by deleting it; a person keeps
+what the project means to keep with `keep = ["scripts/*"]` in the base's `[tool.gate]`, or by
+approving the pull request.
+
+An allow comment on one of the file's first three lines
+(`# gate: allow diff-policy -- <why>`) counts only once a person has merged it."""
 
 
 def _under(path: str, prefix: str) -> bool:

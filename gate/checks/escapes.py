@@ -27,10 +27,13 @@ formatter joined or split, is not new, and neither is an existing escape narrowe
 (mypy's `misc` to `untyped-decorator`) is a notice, "code changed". An escape turns a checker's
 error into silence: the type checker, linter or coverage report still passes, but nobody has looked
 at what it would have said, and an agent reaches for one when it cannot make the error go away
-honestly. Resolve it by fixing the underlying error, or keep the escape, narrow it to one error
-code, and add `gate: allow escapes -- <why the checker is wrong here>` on its line or the line
-above. An allow comment without a reason is itself flagged here. A coverage pragma in a test file
-(a stub's body that never runs) hides none of the code's lines: not flagged."""
+honestly. Resolve it by fixing the underlying error; an escape that must stay, narrowed to one
+error code, is a person's to approve on the pull request.
+
+An allow comment (`# gate: allow escapes -- <why>`, `//` in a .ts, .go or .rs file) counts only
+once a person has merged it: one the change writes lowers nothing, and one without a reason is
+flagged here. A coverage pragma in a test file (a stub's body that never runs) hides none of the
+code's lines: not flagged."""
 
 
 def _may_hold(f: ChangedFile) -> bool:
@@ -56,7 +59,7 @@ def _allow_findings(f: ChangedFile, split: Source | None) -> list[Finding]:
         line = split.lines.get(number) if split is not None else None
         found = allow.parse(allow.unparsed_comment(added) if line is None
                             else line.comment if split and split.lexed else line.code)
-        why = allow.problem(found) if found is not None else None
+        why = allow.problem(found, f.path) if found is not None else None
         if why is not None:
             out.append(Finding(f.path, number, "gate: allow", why, severity="warning"))
     return out

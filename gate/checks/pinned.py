@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-import time
 
 from gate.checks import common
 from gate.engine.context import DiffContext
@@ -15,7 +14,20 @@ from gate.models import CheckResult, Finding, Severity, Status
 from gate.mutants import lines
 from gate.outcomes import junit
 from gate.outcomes.testrun import TestRun
-from gate.pinned import judge, limits, probe, reach, runs, sides, source_reads
+from gate.pinned import (
+    deletions,
+    floor,
+    judge,
+    limits,
+    probe,
+    reach,
+    runs,
+    sides,
+    source_reads,
+    special_cases,
+)
+from gate.pinned.runs import MutantRun
+from gate.pinned.special_cases import SpecialCase
 
 ID = "pinned"
 TITLE = "The change is held by tests that can fail"
@@ -37,14 +49,19 @@ call statement. Lines with nothing to test get none: comments, docstrings, strin
 type annotations, logging and print calls, Rust macros. A Python file changed only in its
 docstrings and comments is no code change (no mutant, no `passes-at-base`). The lines are
 taken file by file in turn (files in path order, lines top to bottom) up to `pinned-mutants`
-(default 20). `pinned` as a whole (the runs over the base's code, then the mutants) starts
-no run after `pinned-time` suite runs' worth of wall time (default 1). Each mutant runs as a
+(default 20). The mutants start no run after `pinned-time` suite runs' worth of wall time
+(default 1), counted from their first (the runs over the base's code do not eat it). Whatever
+the budget, `pinned` judges: each special case's deleted branch (below) and the first mutant
+of each changed function (of each changed file, for lines outside every function) run first,
+within a floor of 60 s of wall time (said in the summary when mutants were left out), so a
+small suite's budget never leaves a new function with no mutant at all. Each mutant runs as a
 trial of its own, side by side (in the sealed boundary the mutated file is in a layer of its
 own over the installed checkout, else in a copy of it), with the test files that name its
 module (Go: its package; Rust, or none found: the whole command), then the whole command if
 those all pass. Each run has its own time limit: 3 times what its tests took in the suite's
 first run (with the run's start and collection), at least 10 s: a mutant that hangs costs
-that, and is said in the summary ("timed out at its own limit").
+that, and is said in the summary ("timed out at its own limit"); and no run goes past the end
+of the time budget (or of the floor): it is cut there ("cut at the end of the time budget").
 
 A mutant counts as killed only by a test that ran its line. In a Python mutant's pytest run,
 the gate's line recorder (`sys.monitoring` on Python 3.12+, a tracer limited to the mutated
@@ -63,7 +80,8 @@ or tell apart here:
 - in a Python file no test loads here (below);
 - whose statement no test ran, behind a check of the Python version or the platform
   (`sys.version_info`, `sys.platform`, `os.name`, `platform.*`, `sys.implementation`), at
-  any depth;
+  any depth, where the `if` is that check and nothing else (`not`, `and`, `or` of such
+  checks only): `if sys.platform != "win32" and x > hi` excuses nothing;
 - whose statement no test ran, behind an `if` on a name an optional import binds (`try:
   import x` / `except ImportError: x = None`), where that import fails here (its `except`
   ran);
@@ -76,14 +94,32 @@ whether any test loads the changed file at all: the file replaced by one that fa
 loaded, run like a mutant. If every test survives that too, no test loads the file here (code
 for another Python version, `if sys.version_info < (3, 11)`): its survivors, and the new tests
 passing on the base code, are said in the summary, not as findings. An `if` that asks which
-Python or platform runs it gets no mutant.
+Python or platform runs it, and nothing else, gets no mutant.
+
+Special cases: a changed line of code that branches on, or returns for, exactly the input a
+test passes is a `special-cased-input` finding at that line. Exactly the input: a test call's
+whole argument tuple (the call names the line's function, and every argument is compared,
+as a tuple or a conjunction: `(a, b) == (2, 3)`, `a === 2 && b === 3`), or a compound value
+a test passes (a list, tuple, set or map of two values or more, not all edge values; a
+string of several words), compared by value (`[5, 9, 2, 1, 5, 3]` in code is the tuple a
+parametrized test passes). Read from `if` conditions (`or` as alternatives, `in` a literal
+list), conditional expressions, `match`/`switch` cases, lookups in a literal table, in
+Python, JavaScript/TypeScript, Go and Rust; the tests' inputs from the head's test files
+(literal arguments, names bound to literals, `parametrize` rows, table rows, Rust's assert
+macros). Not a finding: a single scalar compared with a constant (`if code == 404`), edge
+values (0, 1, -1, None, empty, true, false), and an expression compared with several values
+some of which no test passes (a table of constants). The message says whether the branch
+returns before a general path; the line's mutant deletes the branch (`if C` → `if False`),
+and the tests that then fail are named: they pass only through the special case. Where every
+test survives the deletion, the general path gives that input the same answer: a fast path,
+no finding (said in the summary), unless another special case singles out the same input.
 
 `pinned = "report"` (the default) shows the findings and leaves the verdict as it is;
 `"review"` (what `gate init` writes) makes them needs-review; `"off"` skips the check.
 
 Resolve: add a test that fails without the change, or that the mutant would fail (for a
 survivor: a test of the input where the mutated code gives another answer). A survivor that
-cannot change any answer (an equivalent mutant) can be allowed like any finding."""
+cannot change any answer (an equivalent mutant) is a person's to approve on the pull request."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -174,18 +210,24 @@ def _fail_to_pass(ctx: DiffContext, ws: Workspace, command: str, side: sides.Sid
 
 def _mutants(ctx: DiffContext, ws: Workspace, command: str, side: sides.Sides, root: str,
              budget: Budget, severity: Severity, probes: probe.Probes, seconds: float,
-             ) -> tuple[str, list[Finding]]:
+             special: list[SpecialCase],
+             ) -> tuple[str, list[Finding], list[MutantRun], list[MutantRun]]:
+    """The summary's part, the survivors' findings, the mutants killed, and the special
+    cases' deleted branches that every test survived (the general path agrees: a fast path)."""
     if budget.mutants == 0 or not side.code:
-        return ("mutants off (pinned-mutants = 0)" if side.code else ""), []
+        return ("mutants off (pinned-mutants = 0)" if side.code else ""), [], [], []
     chosen = lines.choose(side.code, budget.mutants)
-    if not chosen.mutants:
-        return f"no mutant: the {chosen.lines} changed line(s) have nothing to test", []
-    done = runs.mutants(ws, root, command, chosen.mutants,
+    deleted = deletions.chosen(chosen.mutants, special, side.code)
+    if not deleted:
+        return f"no mutant: the {chosen.lines} changed line(s) have nothing to test", [], [], []
+    mutants, must = floor.ordered(deleted, side.code, len(deleted) - len(chosen.mutants))
+    done = runs.mutants(ws, root, command, mutants,
                         lambda path: reach.tests_of(ctx, path), seconds,
-                        budget.workers, budget.limits)
+                        budget.workers, budget.limits, must=must, floor=floor.FLOOR_S)
     ran = [d for d in done if d.run is not None]
     judged = judge.judge(done)
-    survived = judged.survived
+    agreed = [d for d in judged.survived if deletions.is_deletion(d.mutant)]
+    survived = [d for d in judged.survived if d not in agreed]
     # a file whose survivor a test was seen running is loaded: no probe needed for it
     loaded = {d.mutant.path for d in survived if judge.seen_running(d)}
     unloaded = probes.not_loaded(d.mutant.path for d in survived if d.mutant.path not in loaded)
@@ -203,18 +245,28 @@ def _mutants(ctx: DiffContext, ws: Workspace, command: str, side: sides.Sides, r
         left.append(f"{len(these)} survivor(s) " + ("" if why == judge.EQUIVALENT else
                                                    "that no test ran, ") + f"{why} "
                     f"({_names([f'{d.mutant.path}:{d.mutant.line}' for d in these])})")
-    if judged.timed_out:
-        own = max(d.limit for d in judged.timed_out)
-        left.append(f"{len(judged.timed_out)} timed out at its own limit ({own:.0f} s: "
+    if agreed:
+        left.append(f"{len(agreed)} special case(s) whose branch deleted every test survives "
+                    "(the general path gives the same answer: a fast path, "
+                    f"{_names([f'{d.mutant.path}:{d.mutant.line}' for d in agreed])})")
+    hung = [d for d in judged.timed_out if not d.cut]
+    if hung:
+        own = max(d.limit for d in hung)
+        left.append(f"{len(hung)} timed out at its own limit ({own:.0f} s: "
                     f"{limits.MULTIPLE:g} times its tests' time in the suite's run)")
+    if len(hung) < len(judged.timed_out):
+        left.append(f"{len(judged.timed_out) - len(hung)} cut at the end of the time budget "
+                    f"(or of the floor of {floor.FLOOR_S:.0f} s)")
     if len(done) > len(ran):
         left.append(f"{len(done) - len(ran)} not run (the time budget of {budget.seconds:.1f} s "
-                    "was spent: `pinned-time` in [tool.gate] gives more)")
+                    f"was spent, and the floor of {floor.FLOOR_S:.0f} s for one mutant per "
+                    "changed function: `pinned-time` in [tool.gate] gives more)")
     if chosen.over_budget:
         left.append(f"{chosen.over_budget} line(s) over the budget of {budget.mutants} mutants")
     if chosen.nothing_to_test:
         left.append(f"{chosen.nothing_to_test} line(s) with nothing to test")
-    return text + (f"; left out: {', '.join(left)}" if left else ""), findings
+    return (text + (f"; left out: {', '.join(left)}" if left else ""), findings, judged.killed,
+            agreed)
 
 
 def run(ctx: DiffContext, ws: Workspace, command: str, root: str, review: bool,
@@ -225,15 +277,16 @@ def run(ctx: DiffContext, ws: Workspace, command: str, root: str, review: bool,
     if not side.base_code:
         return CheckResult(ID, TITLE, "passed", False, "no code changed")
     where = os.path.join(root, "pinned")
-    deadline = time.monotonic() + budget.seconds
     probes = probe.Probes(ws, os.path.join(where, "probes"), command,
                           lambda path: reach.tests_of(ctx, path), budget.workers,
                           budget.limits, 3 * budget.run_timeout)
     base_part, findings = _fail_to_pass(ctx, ws, command, side, severity, budget.run_timeout,
                                         probes)
-    # the mutants get what the head's tests over the base's code left of the budget
-    mutant_part, survivors = _mutants(ctx, ws, command, side, where, budget, severity, probes,
-                                      max(0.0, deadline - time.monotonic()))
+    special = special_cases.found(ctx, side.code)
+    # the mutants get the whole budget: the head's tests over the base's code do not eat it
+    mutant_part, survivors, killed, agreed = _mutants(ctx, ws, command, side, where, budget,
+                                                      severity, probes, budget.seconds, special)
+    findings += deletions.findings(special, killed, agreed, severity)
     findings += survivors
     findings += [Finding(path, line, "reads-source",
                          f"this test {what}: it fails for any edit of the text, whatever the "

@@ -23,10 +23,12 @@ xfailed test is a failing test that no longer fails the suite, and a focused tes
 docstrings and comments, in generated or vendored files, and markers the base already had on the
 same test or statement (as a parser reads it: re-aligned by a formatter, wrapped in a new block
 or `describe`, moved with their test, a test file split into a package) are not flagged; the
-same marker whose condition was edited is a notice. To resolve: fix the test instead,
-or keep the marker with a comment on its line or the line above,
-`gate: allow skip-markers -- <reason, e.g. an issue link>`, which turns the finding into a notice
-that a reviewer reads."""
+same marker whose condition was edited is a notice. To resolve: fix the test instead; a marker
+that must stay is a person's to approve on the pull request.
+
+An allow comment on its line or the line above (`# gate: allow skip-markers -- <reason>`, `//`
+in JavaScript, Go or Rust) counts only once a person has merged it: one the change writes lowers
+nothing."""
 
 _SEVERITY: dict[markers.Kind, Severity] = {
     "skip": "error", "xfail": "error", "focus": "error", "todo": "warning",

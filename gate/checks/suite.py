@@ -252,9 +252,11 @@ def _together(trials: Sequence[Trial], splitter: pieces.Splitter | None,
         return outcome
 
     done = scheduler.run_jobs(job, [*(p for g in groups for p in g), *beside], at_once)
-    if hung:  # the whole runs that were made decide; nothing made again, nothing beside
-        made = [o for mine in _by_group(done, groups) if len(mine) == 1
-                for o in mine if o is not None]
+    if hung:  # the runs that were made decide (a cut run by its piece that hung); nothing
+        # made again, nothing beside
+        made = [o for mine in _by_group(done, groups)
+                for o in ([m for m in mine if m is not None] if len(mine) == 1 else
+                          [m for m in mine if m is not None and m.run.completed.timed_out][:1])]
         return made, None, frozenset()
     found: list[Outcome] = []
     alone: set[str] = set()
@@ -345,13 +347,16 @@ def run_with_outcomes(ws: Workspace, command: str, runs: int,
     else:
         found = scheduler.run(_trials([ws], command, runs, seed, "suite-run", varied),
                               starting=lambda i: tell(f"run {i} of {runs}"))
+    aside = varieds.set_aside(found, runs, varied, ws.checkout)
+    found, varied, note = aside.found, aside.varied, note + aside.note
     if not asked:  # of the runs that decide (once: the repeats' checkouts have one name each)
         changed = varieds.dependent(found, fresh, tell)
     dependent = _order_dependent(found, fresh, tell, known=changed)
     results = [o.run for o in found]
-    return Ran(judge(results, runs, note, duration_s=time.monotonic() - start,  # wall time
-                     orders=[o.order for o in found], order_dependent=dependent,
-                     varied=varied, changed=changed),
+    result = judge(results, aside.runs, note, duration_s=time.monotonic() - start,  # wall
+                   orders=[o.order for o in found], order_dependent=dependent,
+                   varied=varied, changed=changed)
+    return Ran(dataclasses.replace(result, findings=(*result.findings, *aside.findings)),
                results, others, alone)
 
 

@@ -104,6 +104,12 @@ def _publish(args: argparse.Namespace) -> int:
         return 0
     if not args.report:
         raise GateError("gate publish needs --report FILE (the JSON of `gate run --report`)")
+    if not os.path.isfile(args.report):
+        outcome = env.get("GATE_RUN_OUTCOME", "")
+        return publish.without_report(settings, (
+            f"the run step left no report at {args.report}"
+            + (f" (the step's outcome: {outcome})" if outcome else "")
+            + "; its log says why"))
     report = json_report.load(args.report)
     told.refuse(report, args.report, "gate publish")
     return publish.publish(report, settings, args.report)

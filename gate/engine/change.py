@@ -37,6 +37,7 @@ class Options:
     durations: str | None = None  # a JSON file of test seconds that balances the shards
     upgrades: tuple[str, ...] = ()  # NAME==VERSION: packages the change must upgrade
     pinned: str | None = None  # off, report or review (config: `pinned`)
+    own_allows: bool = False  # the committer's own allow comments count (`gate hook pre-commit`)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -84,11 +85,13 @@ def prepare(options: Options) -> Change:
     if options.staged:  # the index is the head; the report names it "index"
         files = diff.staged_files(repo, fork)
         return Change(repo, base, "index", cfg,
-                      DiffContext(repo, fork, git.INDEX, cfg, files, options.upgrades))
+                      DiffContext(repo, fork, git.INDEX, cfg, files, options.upgrades,
+                                  options.own_allows))
     files = diff.changed_files(repo, fork, head)
     # Each matrix job has its own shard: a flag (and Action input), not a key of the config
     # that every job reads alike.
     shard = spec.parse(options.shard) if options.shard else None
     seconds = _seconds(options, cfg, repo, base) if shard else {}
     return Change(repo, base, head, cfg, DiffContext(repo, fork, head, cfg, files,
-                                                     options.upgrades), shard, seconds)
+                                                     options.upgrades, options.own_allows),
+                  shard, seconds)

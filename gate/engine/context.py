@@ -5,7 +5,15 @@ import dataclasses
 from collections.abc import Sequence
 
 from gate.engine.config import Config
-from gate.lang import generated, pytest_config, pytest_helpers, source, testfiles
+from gate.lang import (
+    generated,
+    go_packages,
+    gomod,
+    pytest_config,
+    pytest_helpers,
+    source,
+    testfiles,
+)
 from gate.lang.lines import Source
 from gate.lang.pytest_config import PytestConfig
 from gate.vcs import attributes, git, moves
@@ -20,11 +28,14 @@ class DiffContext:
     config: Config
     files: list[ChangedFile]
     upgrades: tuple[str, ...] = ()  # `--upgrade NAME==VERSION`: what the change must upgrade
+    own_allows: bool = False  # honour the change's own allow comments (`gate hook pre-commit`)
     _blobs: dict[tuple[str, str], bytes | None] = dataclasses.field(default_factory=dict)
     _rules: dict[str, tuple[attributes.Rule, ...]] = dataclasses.field(default_factory=dict)
     _sources: dict[str, Source | None] = dataclasses.field(default_factory=dict)
     _moved: dict[int, moves.Moves] = dataclasses.field(default_factory=dict)
     _helpers: dict[str, pytest_helpers.Helper] | None = None
+    _go_helpers: frozenset[str] | None = None
+    _go_replaced: frozenset[str] | None = None
 
     def read(self, ref: str, paths: Sequence[str]) -> dict[str, bytes | None]:
         """File contents at `ref` (None where absent); each blob is read from git once."""
@@ -71,15 +82,30 @@ class DiffContext:
             self._rules[ref] = attributes.parse(self.text(ref, ".gitattributes") or "")
         return self._rules[ref]
 
+    def is_replacement(self, path: str) -> bool:
+        """Under a directory a go.mod `replace` (at base or head) points at: a module copy
+        that is the project's own code, whatever its folder is called (`third_party/x`)."""
+        if self._go_replaced is None:  # the root go.mod and those the change touched
+            mods = {gomod.GO_MOD, *(f.path for f in self.files
+                                     if f.path.rsplit("/", 1)[-1] == gomod.GO_MOD)}
+            self._go_replaced = frozenset().union(*(
+                gomod.replaced({p: self.text(ref, p) for p in mods})
+                for ref in (self.base, self.head)))
+        return any(path.startswith(d + "/") for d in self._go_replaced)
+
     def is_generated(self, path: str) -> bool:
         """Generated or vendored, by its path or by the head's .gitattributes (a change there
         that marks more paths is itself a check-config finding)."""
+        if self.is_replacement(path):
+            return False
         rules = self.attributes(self.head)
         return (generated.is_generated(path)
                 or attributes.marked(rules, path, attributes.GENERATED)
                 or attributes.marked(rules, path, attributes.VENDORED))
 
     def is_vendored(self, path: str) -> bool:
+        if self.is_replacement(path):
+            return False
         return (generated.is_vendored(path)
                 or attributes.marked(self.attributes(self.head), path, attributes.VENDORED))
 
@@ -90,7 +116,15 @@ class DiffContext:
             path,
             python_files=self.pytest_config(self.base).python_files,
             test_paths=self.config.test_paths,
-        )
+        ) or (path.endswith(".go") and path in self.go_helpers())
+
+    def go_helpers(self) -> frozenset[str]:
+        """The files of the base's Go packages that only tests import
+        (`gate.lang.go_packages`): test code, put back by base-tests."""
+        if self._go_helpers is None:
+            self._go_helpers = go_packages.helpers(
+                lambda paths: self.read(self.base, paths), git.ls_files(self.repo, self.base))
+        return self._go_helpers
 
     def test_helpers(self) -> dict[str, pytest_helpers.Helper]:
         """The package's own test helpers (`gate.lang.pytest_helpers`), by the BASE's files:

@@ -185,7 +185,8 @@ def _suite(change: Change, ws: Workspace, root: str, chosen: selection.Selection
         done = suite.run_with_outcomes(
             tests_ws, chosen.command, cfg.runs, spaces, functools.partial(progress.step, suite.ID),
             orders.seed_of(change.head), fresh, splitter, beside if spaces else (),
-            conditions.possible(tests_ws.boundary.bwrap is not None, tests_ws.boundary.overlays)
+            conditions.possible(tests_ws.boundary.bwrap is not None, tests_ws.boundary.overlays,
+                                tests_ws.env)
             if cfg.varied_run else conditions.USUAL)  # the last run's (`varied-run`)
         if chosen.found_nothing(done.runs):
             return chosen.nothing()

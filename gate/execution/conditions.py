@@ -36,7 +36,9 @@ import os
 import platform
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+
+from gate.execution import clock_probe
 
 HOSTNAME = ""  # every judged command's host name: "", the machine's own
 CLOCK_DAYS = 365
@@ -58,6 +60,8 @@ class Conditions:
     files_days: int = 0  # the checkout's files this many days old (0: as checked out)
     unlimited: bool = False  # no memory limit
     hostname: str = HOSTNAME  # "": the machine's
+    # why the clock stays real where it was asked for ("rustc hangs ..."; not a condition)
+    unmoved: str = dataclasses.field(default="", compare=False)
 
     def __bool__(self) -> bool:
         return self != USUAL
@@ -104,12 +108,19 @@ def faketime_library() -> str | None:
     return path if os.path.isfile(path) else None
 
 
-def possible(isolated: bool, overlays: bool) -> Conditions:
+def possible(isolated: bool, overlays: bool, env: Mapping[str, str] | None = None,
+             ) -> Conditions:
     """The varied run's conditions that can be made here: the files' age needs the
-    boundary's overlays, the clock libfaketime. The rest is every run's: the machine's host
-    name, and no memory limit a process can see."""
-    return Conditions(clock_days=CLOCK_DAYS if faketime_library() else 0,
-                      files_days=FILES_DAYS if isolated and overlays else 0)
+    boundary's overlays, the clock libfaketime and toolchains on the PATH of `env` (the
+    judged environment; None: not asked) that start under it (`clock_probe`: rustc and
+    rustdoc hang). The rest is every run's: the machine's host name, and no memory limit a
+    process can see."""
+    library = faketime_library()
+    hung = clock_probe.hung_tools(env, library, CLOCK_DAYS) if library and env else ()
+    return Conditions(clock_days=CLOCK_DAYS if library and not hung else 0,
+                      files_days=FILES_DAYS if isolated and overlays else 0,
+                      unmoved=(f"{', '.join(hung)} hung at the start under libfaketime"
+                               if hung else ""))
 
 
 def _write(path: str, text: str) -> None:

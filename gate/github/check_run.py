@@ -17,12 +17,20 @@ FAILING: dict[str, tuple[str, ...]] = {
     "fail": ("fail",), "needs-review": ("fail", "needs-review"), "never": ()}
 
 
-def conclusion(verdict: str, fail_on: str, *, stale: bool = False) -> str:
-    """success / neutral / failure; a stale result never concludes as a success or neutral."""
+def conclusion(verdict: str, fail_on: str, *, stale: bool = False,
+               approved: bool = False) -> str:
+    """success / action_required / failure / neutral. needs-review is `action_required`, which
+    branch protection does not count as passing (success, neutral and skipped pass), until a
+    person approves that head (`approved`: gate.github.approval); a stale result never
+    concludes as a success or neutral."""
+    if stale:
+        return "failure" if verdict in FAILING[fail_on] else "cancelled"
+    if verdict == "needs-review" and approved:
+        return "success"
     if verdict in FAILING[fail_on]:
         return "failure"
-    if stale:
-        return "cancelled"
+    if verdict == "needs-review":
+        return "action_required"
     return "success" if verdict == "pass" else "neutral"
 
 
@@ -44,11 +52,12 @@ def batches(report: Report) -> list[list[dict[str, Any]]]:
     return [items[i:i + BATCH] for i in range(0, len(items), BATCH)]
 
 
-def title(report: Report, stale_for: str | None = None) -> str:
+def title(report: Report, stale_for: str | None = None, approver: str | None = None) -> str:
     n = sum(len(c.findings) for c in report.checks)
     if stale_for:
         return f"result discarded: the branch moved on from {report.head[:12]}"
-    return f"{report.verdict}: {n} finding{'s' if n != 1 else ''}"
+    said = f"{report.verdict}: {n} finding{'s' if n != 1 else ''}"
+    return f"approved by @{approver}: {said}" if approver else said
 
 
 def start(api: Api, name: str, sha: str, details_url: str | None = None) -> int:
@@ -60,10 +69,10 @@ def start(api: Api, name: str, sha: str, details_url: str | None = None) -> int:
 
 
 def complete(api: Api, name: str, report: Report, summary: str, result: str,
-             stale: bool = False) -> int:
+             stale: bool = False, approver: str | None = None) -> int:
     """Post every annotation on the run called `name` on the report's head (made if missing),
     then complete it with `result`. Returns the run's id."""
-    head = title(report, report.head if stale else None)
+    head = title(report, report.head if stale else None, approver)
     output_base = {"title": head, "summary": truncate(summary)}
     chunks: Sequence[list[dict[str, Any]]] = batches(report) or [[]]
     run_id = api.find_check_run(name, report.head)
@@ -77,4 +86,18 @@ def complete(api: Api, name: str, report: Report, summary: str, result: str,
         else:
             api.update_check_run(run_id, **fields)
     assert run_id is not None
+    return run_id
+
+
+def could_not_judge(api: Api, name: str, sha: str, reason: str, details_url: str | None) -> int:
+    """Conclude the run called `name` on `sha` (made if missing) as "could not judge": never
+    left `in_progress`, never a conclusion branch protection counts as passing."""
+    fields: dict[str, Any] = {"status": "completed", "conclusion": "failure", "output": {
+        "title": "could not judge", "summary": truncate(f"The gate could not judge: {reason}")}}
+    if details_url:
+        fields["details_url"] = details_url
+    run_id = api.find_check_run(name, sha)
+    if run_id is None:
+        return api.create_check_run(name, sha, **fields)
+    api.update_check_run(run_id, **fields)
     return run_id

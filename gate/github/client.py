@@ -53,6 +53,13 @@ class CheckState:
     kind: str = "check run"  # or "status"
 
 
+@dataclasses.dataclass(frozen=True)
+class Review:
+    login: str
+    state: str  # APPROVED, CHANGES_REQUESTED, COMMENTED, DISMISSED, PENDING
+    commit_id: str  # the head SHA the review was given on
+
+
 @contextmanager
 def _translated() -> Iterator[None]:
     try:
@@ -91,6 +98,19 @@ class Api:
 
     def pull_head_sha(self, number: int) -> str:
         return self._call(lambda: str(self._repo.get_pull(number).head.sha))
+
+    def pull_author(self, number: int) -> str:
+        return self._call(lambda: str(self._repo.get_pull(number).user.login))
+
+    def reviews(self, number: int) -> list[Review]:
+        """The pull request's reviews, oldest first."""
+        return self._call(lambda: [
+            Review(str(r.user.login) if r.user else "", str(r.state), str(r.commit_id or ""))
+            for r in self._repo.get_pull(number).get_reviews()])
+
+    def permission(self, login: str) -> str:
+        """`login`'s permission on the repository: admin, maintain, write, triage, read, none."""
+        return self._call(lambda: str(self._repo.get_collaborator_permission(login)))
 
     def create_check_run(self, name: str, sha: str, **fields: Any) -> int:
         run = self._call(lambda: self._repo.create_check_run(name=name, head_sha=sha, **fields))

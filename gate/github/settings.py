@@ -39,6 +39,7 @@ class Settings:
     mode: str = "local"
     required_checks: tuple[str, ...] = ()
     stabilization_seconds: float = 60.0
+    agent_accounts: tuple[str, ...] = ()  # logins whose approval never counts (the agents')
 
     @property
     def can_post(self) -> bool:
@@ -141,4 +142,5 @@ def from_env(env: Mapping[str, str]) -> Settings:
         required_checks=_names(get("GATE_REQUIRED_CHECKS")),
         stabilization_seconds=_number("GATE_STABILIZATION_SECONDS",
                                       get("GATE_STABILIZATION_SECONDS", "60")),
+        agent_accounts=tuple(n.removeprefix("@") for n in _names(get("GATE_AGENT_ACCOUNTS"))),
     )

@@ -2,6 +2,7 @@
 then by column, after which the file still parses."""
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Collection, Sequence
 
 from gate.lang.languages import language_of
@@ -45,3 +46,15 @@ def first_that_parses(path: str, text: bytes, tried: Sequence[Mutant]) -> Mutant
     """The first of a line's candidates whose mutated file still parses."""
     module = python_mutants if path.endswith(".py") else syntax_mutants
     return next((m for m in tried if module.parses(path, m.applied(text))), None)
+
+
+def branch_deleted(path: str, text: bytes, line: int) -> Mutant | None:
+    """The `if` at `line` made never to hold (`if C` → `if False`): the branch deleted. The
+    mutant of a special case (`gate.pinned.special_cases`): the tests it makes fail pass only
+    through that branch."""
+    never = "False" if path.endswith(".py") else "false"
+    for m in candidates_per_line(path, text, {line}).get(line, []):
+        if m.kind == "branch":
+            deleted = dataclasses.replace(m, replacement=never.encode(), after=f"if {never}")
+            return first_that_parses(path, text, [deleted])
+    return None

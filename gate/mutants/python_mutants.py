@@ -9,7 +9,7 @@ import ast
 import re
 from collections.abc import Iterator
 
-from gate.mutants import calls
+from gate.mutants import calls, environment
 from gate.mutants.mutant import Mutant, shown_text
 from gate.mutants.operators import REMOVED, RETURNS, TRUE, Kind, bumped, swap
 
@@ -54,22 +54,14 @@ def _span(node: ast.AST, at: _Offsets) -> tuple[int, int] | None:
     return at.at(node.lineno, node.col_offset), at.at(node.end_lineno, node.end_col_offset)
 
 
-# What an `if` may ask of the interpreter and platform that judge it, not of the change.
-_ENVIRONMENT = frozenset(("sys.version_info", "sys.platform", "sys.implementation", "os.name",
-                          "sys.byteorder", "sys.maxsize", "TYPE_CHECKING",
-                          "typing.TYPE_CHECKING"))
-
-
 def _asks_the_environment(test: ast.expr) -> bool:
-    """Whether an `if`'s test reads which Python or platform runs it (`if sys.version_info <
-    (3, 13):`): on the gate's one interpreter the test has one value, so `if True` in its
-    place is the same program where it is true, and code for another Python where it is
-    false; either way no test of the change can kill it (seen on agronholm/exceptiongroup
-    2a84dfd, a TypeVar defaults guard)."""
-    return any(isinstance(n, (ast.Name, ast.Attribute)) and ast.unparse(n) in _ENVIRONMENT
-               for n in ast.walk(test)) or any(
-        isinstance(n, ast.Call) and ast.unparse(n.func).startswith("platform.")
-        for n in ast.walk(test))
+    """Whether an `if`'s test reads which Python or platform runs it, and nothing else (`if
+    sys.version_info < (3, 13):`): on the gate's one interpreter the test has one value, so
+    `if True` in its place is the same program where it is true, and code for another
+    Python where it is false; either way no test of the change can kill it (seen on
+    agronholm/exceptiongroup 2a84dfd, a TypeVar defaults guard). Joined to another
+    condition, it is an `if` like any other."""
+    return environment.checks_where(test) is not None
 
 
 def _left_out(tree: ast.Module) -> set[int]:

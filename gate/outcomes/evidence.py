@@ -9,8 +9,8 @@ never "says nothing"; and the outcomes are the ones sent as the tests ran.
 
 The messages (`gate/pytest_plugins/gate_evidence.py` sends them): `open`, `start`, `report`,
 `fingerprint`, `plugins`, `end` of a session `s`; `worker-fingerprint` and `worker-plugins`
-from an xdist worker;
-`case` from the unittest and Node preloads; `lines` from `pinned`'s line recorder; `watch`
+from an xdist worker; `case` from the unittest and Node preloads; `go` from Go's witnessed
+`testing` (`runners/go_witness.py`); `lines` from `pinned`'s line recorder; `watch`
 from any process; `part` for a message too long for one write."""
 from __future__ import annotations
 
@@ -51,6 +51,7 @@ class Evidence:
     plugins: list[Plugin] = dataclasses.field(default_factory=list)  # what xdist workers loaded
     records: list[dict[str, Any]] = dataclasses.field(default_factory=list)  # the preloads'
     lines: list[dict[str, Any]] = dataclasses.field(default_factory=list)  # the line recorder's
+    go: list[dict[str, Any]] = dataclasses.field(default_factory=list)  # Go's testing witness
 
     def running(self) -> str | None:
         """The test a session had started and not reported on: where a run was cut."""
@@ -138,9 +139,9 @@ def read(lines: Sequence[bytes], checkout: str) -> Evidence:
             if seen is not None and seen not in found.watched:
                 found.watched.append(seen)
             continue
-        if kind in ("case", "lines"):  # a preload's test; which tests ran a mutant's line
+        if kind in ("case", "lines", "go"):  # a preload's test; a mutant's line; Go's testing
             fields = {k: v for k, v in message.items() if k not in ("k", "p")}
-            (found.records if kind == "case" else found.lines).append(fields)
+            {"case": found.records, "lines": found.lines, "go": found.go}[kind].append(fields)
             continue
         if kind == "worker-fingerprint":
             found.tampered.append(_tampering(message))

@@ -64,6 +64,7 @@ class Counts:
     # failed as it ran"
     evidence: tuple[str, ...] = ()
     watched: tuple[Watched, ...] = ()  # what the checkout's code did that the watcher reports
+    unwitnessed: str = ""  # where the outcomes are only what the runner printed: why
 
     @property
     def ran(self) -> int:
@@ -75,7 +76,8 @@ class Counts:
     def describe(self) -> str:
         """"41/41 tests, 2 skipped": what passed of what ran."""
         text = f"{self.passed}/{self.ran} {self.unit}"
-        return text + (f", {self.skipped} skipped" if self.skipped else "")
+        text += f", {self.skipped} skipped" if self.skipped else ""
+        return text + (f" ({self.unwitnessed})" if self.unwitnessed else "")
 
 
 def first_lines(lines: list[str], limit: int = 4) -> str:

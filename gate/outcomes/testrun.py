@@ -14,8 +14,8 @@ from gate.outcomes import reading as results
 from gate.outcomes.location import locate
 from gate.outcomes.pytest_command import is_pytest
 from gate.outcomes.record import CaseResult, Counts
+from gate.outcomes.runners import go_witness, reports
 from gate.outcomes.runners import pytest as pytest_runner
-from gate.outcomes.runners import reports
 
 # pytest's exit codes other than 0 and 1, named in a run's summary.
 _PYTEST_EXITS = {2: "interrupted", 3: "internal error", 4: "usage error",
@@ -30,6 +30,7 @@ class TestRun:
     running: str | None = None  # the test a run cut at its time limit was running
     # what `pinned`'s line recorder sent on the evidence channel (gate/pinned/ran.py)
     lines: tuple[dict[str, Any], ...] = ()
+    heard: bool = False  # the evidence channel got anything at all from the judged process
 
     @property
     def failed_tests(self) -> list[CaseResult]:
@@ -89,6 +90,9 @@ def run_tests(
     the environment (pytest: PYTEST_ADDOPTS), so the user's command is not edited."""
     env = results.report_env(ws.env, report, extra_addopts,
                              pytest_runner.config_pins(ws.checkout, ws.scratch))
+    witness = go_witness.env(env, report + ".go-witness") if go_witness.wanted(
+        ws.checkout, command) else {}
+    env.update(witness)
     completed, sent = _run(ws, command, env, report, log)
     if not completed.ok and pytest_runner.plugin_missing(completed.output):
         # An interpreter outside the fresh environment, with PYTHONPATH replaced, could not
@@ -101,10 +105,14 @@ def run_tests(
         results.read(completed.output, report, found.records), found, output=completed.output,
         returncode=completed.returncode, timed_out=completed.timed_out,
         pytest_alone=is_pytest(command))
+    counts = go_witness.judged(counts, found.go, output=completed.output,
+                               returncode=completed.returncode,
+                               expected=bool(witness) and go_witness.alone(command))
     running = found.running() if completed.timed_out else None
     return TestRun(completed, _relative(locate(counts, ws.checkout), ws.checkout)
                    if counts else None, expects_report=is_pytest(command), running=running,
-                   lines=tuple(found.lines))
+                   lines=tuple(found.lines),
+                   heard=bool(found.sessions or found.records or found.watched or found.lines))
 
 
 def _run(ws: Workspace, command: str, env: dict[str, str], report: str,

@@ -2,7 +2,9 @@
 lines that say it ran) and the guards around it that can keep every test from running it here.
 
 - a version or platform check (`sys.version_info`, `sys.platform`, `os.name`, `platform.*`,
-  `sys.implementation`), in either branch, at any depth: code for another Python or system;
+  `sys.implementation`), in either branch, at any depth: code for another Python or system.
+  The condition must be such a check and nothing else (`not`, and `and`/`or` of such checks
+  only): `if sys.platform != "win32" and x > 3` is taken by the tests as any `if`;
 - an optional import: a name bound in a `try:` that imports it, whose `except ImportError`
   (or `ModuleNotFoundError`) handler binds it too, tested by an enclosing `if`. Whether that
   import fails here is asked by behaviour: the handler's first line is watched as well.
@@ -14,8 +16,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-_VERSION_NAMES = ("version_info", "platform", "implementation", "hexversion", "maxsize",
-                  "pypy_version_info")
+from gate.mutants import environment
 
 
 @dataclasses.dataclass(frozen=True)
@@ -33,17 +34,6 @@ def _names(node: ast.AST) -> set[str]:
         elif isinstance(sub, ast.Attribute):
             out.add(sub.attr)
     return out
-
-
-def _checks_where(test: ast.AST) -> str | None:
-    """Whether an `if`'s test asks which Python or system runs it."""
-    for sub in ast.walk(test):
-        if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name):
-            if sub.value.id == "sys" and sub.attr in _VERSION_NAMES:
-                return "platform" if sub.attr == "platform" else "version"
-            if (sub.value.id, sub.attr) == ("os", "name") or sub.value.id == "platform":
-                return "platform"
-    return None
 
 
 def _optional_imports(tree: ast.AST) -> dict[str, int]:
@@ -94,7 +84,8 @@ def place(text: bytes, line: int) -> Place | None:
                     child.lineno <= line <= (child.end_lineno or child.lineno)):
                 continue
             if isinstance(child, ast.If) and line > (child.test.end_lineno or child.lineno):
-                kind = _checks_where(child.test)
+                kind = environment.checks_where(child.test)
+                kind = None if kind == "typing" else kind
                 names = _names(child.test) & optional.keys()
                 if kind is not None:
                     guard = guard or kind

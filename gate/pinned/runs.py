@@ -38,6 +38,12 @@ class MutantRun:
     record: ran.Record | None = None  # which tests ran its statement (pytest, Python)
     limit: float = 0.0  # its own time limit, in seconds (of the run that ended it)
     equivalent: bool = False  # shown equivalent (`equivalent.py`): its survival says nothing
+    own: float = 0.0  # its own limit; `limit` is less where the time budget cut the run
+
+    @property
+    def cut(self) -> bool:
+        """Whether its run was cut at the time budget's end, before its own limit."""
+        return self.limit < self.own - 0.001
 
 
 def _recorded(ws: Workspace, place: guards.Place | None, path: str, name: str) -> Workspace:
@@ -76,12 +82,13 @@ class Limits:
 def mutants(ws: Workspace, root: str, command: str, chosen: Sequence[Mutant],
             reach: Callable[[str], list[str]], seconds: float, workers: int,
             limits: Limits, name: str = "pinned-mutant", record: bool = True,
-            ) -> list[MutantRun]:
+            must: int = 0, floor: float = 0.0) -> list[MutantRun]:
     """Each mutant run with the tests that reach it (`reach(path)`: [] for the whole
     command), `workers` at a time; none is started that would end (by the longest run so far)
     after `seconds`. A run is cut off at its own limit (`limits`: a mutant that loops
     forever costs that, not the gate's `timeout`). A Python mutant's run records which tests
-    ran its statement (`ran`)."""
+    ran its statement (`ran`). The first `must` are held to `floor` seconds instead, where
+    that is more (`floor.py`: one mutant per changed function whatever the budget)."""
     scope = {path: reach(path) for path in dict.fromkeys(m.path for m in chosen)}
     scoped = {path: scoped_command.narrowed(command, tests, ws.checkout) is not None
               for path, tests in scope.items()}
@@ -100,9 +107,9 @@ def mutants(ws: Workspace, root: str, command: str, chosen: Sequence[Mutant],
         trials.append(kinds.mutant(mine, command, m.path, m.applied(shown[m.path]),
                                    scope[m.path], f"{name}-{i}"))
     done = scheduler.run_within(trials, workers, seconds, then=_whole(command, limits),
-                                place=kinds.in_copy(root))
+                                place=kinds.in_copy(root), must=must, floor=floor)
     return [MutantRun(m, d.run if d is not None else None, scoped[m.path], place,
                       ran.read(d.run.lines) if d is not None and place else None,
                       d.trial.workspace.timeout if d is not None else 0.0,
-                      equivalent.shown(m, shown[m.path]))
-            for m, place, d in zip(chosen, places, done, strict=True)]
+                      equivalent.shown(m, shown[m.path]), trial.workspace.timeout)
+            for m, place, d, trial in zip(chosen, places, done, trials, strict=True)]

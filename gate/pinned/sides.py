@@ -27,9 +27,11 @@ _PUNCTUATION = " \t{}()[];,"
 
 def _generated(ctx: DiffContext, path: str) -> bool:
     """Generated or vendored by its path or by the BASE's .gitattributes: a head that marks
-    its own code generated does not take it out of the mutants."""
+    its own code generated does not take it out of the mutants. A module copy a go.mod
+    `replace` points at is the project's own code (`third_party/x`)."""
     rules = ctx.attributes(ctx.base)
-    return (generated.is_generated(path) or attributes.marked(rules, path, attributes.GENERATED)
+    return ((generated.is_generated(path) and not ctx.is_replacement(path))
+            or attributes.marked(rules, path, attributes.GENERATED)
             or attributes.marked(rules, path, attributes.VENDORED))
 
 

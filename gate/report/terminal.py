@@ -1,12 +1,13 @@
 """What a hook prints: a line per finding, `path:line: check-id: message`, then one line that
-says how to resolve or allow them. The same text whether pre-commit or a plain git hook runs
-it; colour only on a terminal, and never with NO_COLOR (https://no-color.org)."""
+says how to resolve them: at a commit (`waivable`, the author at the keyboard) or allow them, in
+the file's own comment syntax; elsewhere, that a person must approve the rest. The same text
+whether pre-commit or a plain git hook runs it; colour only on a terminal, and never with NO_COLOR (https://no-color.org)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TextIO
 
-from gate.checks.allow import ALLOWABLE
+from gate.checks import allow
 from gate.models import CheckResult, Report
 
 BOLD, RED, GREEN, YELLOW, RESET = "\033[1m", "\033[31m", "\033[32m", "\033[33m", "\033[0m"
@@ -36,19 +37,24 @@ def _check_lines(check: CheckResult, colour: bool) -> list[str]:
     return lines
 
 
-def advice(verdict: str, check_ids: list[str]) -> str:
-    """The last line: what to do about the checks `check_ids` that raised something."""
-    allowable = [c for c in check_ids if c in ALLOWABLE]
+def advice(verdict: str, check_ids: list[str], waivable_in: str | None = None) -> str:
+    """The last line: what to do about the checks `check_ids` that raised something. Only
+    where the author's own allow comments count (`waivable_in`: the path of the first finding
+    one could allow) does it spell one, in that file's comment syntax."""
+    allowable = [c for c in check_ids if c in allow.ALLOWABLE]
     named = check_ids[0] if len(check_ids) == 1 else "CHECK-ID"
     text = f"gate: {verdict}: resolve the lines above"
-    if allowable:
+    if allowable and waivable_in is not None:
         example = allowable[0] if len(allowable) == 1 else "CHECK-ID"
-        text += f", or allow one with `# gate: allow {example} -- <reason>` on its line"
+        text += f", or allow one with `{allow.spelled(waivable_in, example)}` on its line"
+    elif verdict == "needs-review":
+        text += "; a person must approve the rest"
     return text + f" (`gate explain {named}` says how)"
 
 
-def render(report: Report, colour: bool = False) -> str:
-    """Nothing for a pass; else the lines of every check that raised something, and advice."""
+def render(report: Report, colour: bool = False, waivable: bool = False) -> str:
+    """Nothing for a pass; else the lines of every check that raised something, and advice
+    (`waivable`: the author's own allow comments count, as at `gate hook pre-commit`)."""
     if report.verdict == "pass":
         return ""
     lines: list[str] = []
@@ -59,5 +65,7 @@ def render(report: Report, colour: bool = False) -> str:
             raised.append(check.id)
             lines += rows
     tone = RED if report.verdict == "fail" else YELLOW
-    lines.append(paint(advice(report.verdict, raised), tone, colour))
+    where = next((f.path for c in report.checks if c.id in allow.ALLOWABLE
+                  for f in c.findings if f.severity != "notice"), None) if waivable else None
+    lines.append(paint(advice(report.verdict, raised, where), tone, colour))
     return "\n".join(lines) + "\n"

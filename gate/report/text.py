@@ -47,6 +47,10 @@ def render(report: Report, colour: bool = False, shown: Collection[str] = ()) ->
     return "\n".join(lines) + "\n"
 
 
+NEEDS_A_PERSON = ("What cannot be resolved in the code needs a person: one with write access, not "
+                  "the change's author, approves this head on the pull request.")
+
+
 def _is_scan(report: Report) -> bool:
     return bool(report.checks) and report.checks[0].summary == words.NOT_RUN_BY_SCAN
 
@@ -63,6 +67,8 @@ def closing(report: Report, colour: bool = False) -> list[str]:
              else [f"verdict: {verdict} ({report.duration_s:.1f}s)"])
     if report.verdict != "pass":
         lines.append("Run `gate explain CHECK-ID` for what a check means and how to resolve it.")
+    if report.verdict == "needs-review":
+        lines.append(NEEDS_A_PERSON)
     elif _is_scan(report):
         lines.append("Only the diff checks ran: `gate run` installs the change and runs its "
                      "tests and the base's, which is what catches an edited assertion.")

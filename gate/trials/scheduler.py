@@ -77,24 +77,42 @@ def run_one(trial: Trial) -> Outcome:
 Place = Callable[[Trial], AbstractContextManager[Trial]]
 
 
+def _cut(trial: Trial, deadline: float) -> Trial:
+    """`trial` with its time limit cut to what is left until `deadline`: a run started within
+    the budget ends with it, however long its own limit (emoji 69c73d5's mutant, a cache
+    removed, ran to its own limit of 3 suite runs)."""
+    left = max(0.0, deadline - time.monotonic())
+    if trial.workspace.timeout <= left:
+        return trial
+    return dataclasses.replace(trial, workspace=dataclasses.replace(trial.workspace,
+                                                                    timeout=left))
+
+
 def run_within(trials: Sequence[Trial], at_once: int, seconds: float,
                then: Callable[[Outcome], Trial | None] | None = None,
-               place: Place | None = None) -> list[Outcome | None]:
+               place: Place | None = None, must: int = 0, floor: float = 0.0,
+               ) -> list[Outcome | None]:
     """Every trial's outcome, in the order given, `at_once` at a time; None for one not
     started because it would end (by the longest so far, the first ones always start) after
     `seconds`. `then(outcome)`: a trial to run next in the same place (a mutant's whole
     suite after the tests that reach it passed), whose outcome is the one kept, run only if
     it would end (by the first's time) before `seconds` are up, else the pair is None. `place`:
     the trial as it runs where it is made when it starts and gone when it ends (a copy of
-    the install's checkout, `kinds.in_copy`)."""
-    deadline = time.monotonic() + seconds
+    the install's checkout, `kinds.in_copy`). The first `must` trials are held to `floor`
+    seconds instead, where that is more (`pinned`: one mutant per changed function runs
+    whatever the budget). A trial's time limit is cut to its deadline: the budget is a wall,
+    not only a rule for starting."""
+    now = time.monotonic()
+    deadlines = {id(t): now + (max(seconds, floor) if i < must else seconds)
+                 for i, t in enumerate(trials)}
     longest = [0.0]
 
     def job(trial: Trial) -> Outcome | None:
         start = time.monotonic()
+        deadline = deadlines[id(trial)]
         if start + longest[0] >= deadline:
             return None
-        with (place or contextlib.nullcontext)(trial) as placed:
+        with (place or contextlib.nullcontext)(_cut(trial, deadline)) as placed:
             done: Outcome | None = run_one(placed)
             assert done is not None
             after = then(done) if then is not None else None
@@ -102,7 +120,8 @@ def run_within(trials: Sequence[Trial], at_once: int, seconds: float,
                 # the next trial is under the budget too: one that would end past it is
                 # not run, and the pair counts as not started (never judged half-run)
                 took = time.monotonic() - start
-                done = run_one(after) if time.monotonic() + took < deadline else None
+                done = (run_one(_cut(after, deadline)) if time.monotonic() + took < deadline
+                        else None)
         longest[0] = max(longest[0], time.monotonic() - start)
         return done
 

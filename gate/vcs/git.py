@@ -156,6 +156,14 @@ def ls_files(repo: str, ref: str) -> list[str]:
     return [p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p]
 
 
+def symlinks(repo: str, ref: str) -> list[str]:
+    """The paths at commit `ref` that are symbolic links (mode 120000); their blob is the
+    target."""
+    out = run(repo, "ls-tree", "-r", "-z", "--full-tree", ref)
+    entries = [e.decode("utf-8", "surrogateescape") for e in out.split(b"\0") if e]
+    return [e.split("\t", 1)[1] for e in entries if e.startswith("120000 ")]
+
+
 def top_files(repo: str, ref: str) -> list[str]:
     """The files at the top of `ref`'s tree (not its directories)."""
     out = run(repo, "ls-tree", "-z", "--full-tree", ref)

@@ -112,7 +112,7 @@ def test_the_action_in_act(tmp_path: Path) -> None:
 
     (run,) = fake.check_runs.values()
     assert (run["name"], run["head_sha"], run["status"], run["conclusion"]) == (
-        "gate", head, "completed", "neutral")
+        "gate", head, "completed", "action_required")
     assert [(a["path"], a["start_line"]) for a in run["annotations"]] == [
         ("test_calc.py", 9), ("test_calc.py", 6)]
     assert len(fake.calls("POST", r".*/check-runs")) == 1  # started in progress, then updated
@@ -120,3 +120,25 @@ def test_the_action_in_act(tmp_path: Path) -> None:
     assert "gate: **needs-review**" in comment["body"]
     assert fake.labels[7] == ["gate: needs-review"]
     assert {r.authorization for r in fake.requests} == {"token token-e2e"}
+
+
+def test_a_run_step_that_left_no_report_still_concludes_the_check_run(tmp_path: Path) -> None:
+    """Issue 48: the publish step ran only after a run step that succeeded, so a run step
+    that exits 2 with no report (here a config file that does not exist) left the check run
+    `in_progress` on the pull request. Now it concludes: "could not judge", with the reason."""
+    consumer = Repo(tmp_path / "consumer")
+    broken = WORKFLOW.replace('runs: "1"', 'runs: "1"\n          config: no-such-file.toml')
+    base = consumer.commit({".github/workflows/gate.yml": broken,
+                            "test_calc.py": TESTS.format(skip="", sub=SUB)}, "base")
+    consumer.branch("change")
+    head = consumer.commit({"test_calc.py": TESTS.format(skip="", sub="")}, "head")
+    consumer.git("remote", "add", "origin", f"https://github.com/{REPO}.git")
+    with FakeGitHub() as fake:
+        proc = run_pull_request(tmp_path, consumer.path, base, head, fake)
+    lines = events(proc.stdout)
+    assert [e["jobResult"] for e in lines if "jobResult" in e] == ["failure"]
+    (run,) = fake.check_runs.values()
+    assert (run["head_sha"], run["status"], run["conclusion"], run["output"]["title"]) == (
+        head, "completed", "failure", "could not judge")
+    assert "the run step left no report" in run["output"]["summary"]
+    assert "(the step's outcome: failure)" in run["output"]["summary"]

@@ -70,7 +70,7 @@ def test_a_two_shard_matrix_and_its_merge_post_one_verdict(
     assert len(fake.calls("POST", r".*/check-runs")) == 1
     (run,) = fake.check_runs.values()
     assert (run["name"], run["head_sha"], run["status"], run["conclusion"]) == (
-        "gate", head, "completed", "neutral")
+        "gate", head, "completed", "action_required")
     assert sorted((a["path"], a["start_line"]) for a in run["annotations"]) == [
         (path, line) for path, line, _ in expected]
     assert len(fake.calls("POST", r".*/issues/\d+/comments")) == 1

@@ -35,7 +35,8 @@ def test_every_input_has_a_description_and_a_default() -> None:
     assert list(ACTION["inputs"]) == [
         "base", "head", "install", "test", "runs", "config", "isolation", "strict", "cache",
         "fail-on", "python-version", "token", "comment", "comment-mode", "logs-artifact", "label",
-        "check-name", "mode", "required-checks", "stabilization-seconds", "shard"]
+        "check-name", "mode", "required-checks", "stabilization-seconds", "agent-accounts",
+        "shard"]
     for name, spec in ACTION["inputs"].items():
         assert spec["description"], name
         assert "default" in spec and spec.get("required", False) is False, name
@@ -190,7 +191,7 @@ def test_a_shard_uploads_its_report_and_posts_nothing() -> None:
     assert step("Run the gate")["env"]["GATE_SHARD"] == "${{ inputs.shard }}"
     assert position("Run the gate") < position("Upload the shard's report")
     assert step("Start the check run")["if"] == "inputs.token != '' && inputs.shard == ''"
-    assert step("Publish the verdict")["if"] == "inputs.shard == ''"
+    assert step("Publish the verdict")["if"] == "always() && inputs.shard == ''"
     # Each shard's logs under a name of their own (one artifact name per run).
     logs = step("Upload the logs of every command")["with"]
     assert logs["name"] == ("${{ inputs.logs-artifact }}${{ steps.run.outputs.shard-index && "

@@ -15,6 +15,7 @@ from helpers.gitrepo import Repo
 from helpers.pyproject_fixture import TEST_CALC, project
 from helpers.terminal import on_a_terminal
 
+from gate import hook
 from gate.adopt import git_hooks
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -70,6 +71,22 @@ def test_the_hook_prints_a_line_per_finding_and_how_to_allow(tmp_path: Path) -> 
     repo.git("add", "-A")
     done = _run(["gate", "hook", "pre-commit"], repo.path)
     assert (done.returncode, done.stdout, done.stderr) == (3, SKIP_LINES, "")
+
+
+def test_the_commit_hook_honours_the_committers_own_allow_comment_and_says_so(
+        tmp_path: Path) -> None:
+    """At a commit the author is at the keyboard: their comment counts there, and the hook says
+    that the pull request's gate will not take it (`gate scan` of the same change does not)."""
+    repo = Repo(tmp_path / "work")
+    repo.commit(project())
+    repo.write({"tests/test_calc.py": SKIPPED.replace(
+        "@pytest.mark.skip\n", "@pytest.mark.skip  # gate: allow skip-markers -- issue 7\n")})
+    repo.git("add", "-A")
+    done = _run(["gate", "hook", "pre-commit"], repo.path)
+    assert (done.returncode, done.stdout, done.stderr) == (0, hook.OWN_ALLOWS + "\n", "")
+    repo.git("commit", "-q", "-m", "skip", "--no-verify")
+    scanned = _run(["gate", "scan", "--base", "HEAD~1"], repo.path)
+    assert scanned.returncode == 3
 
 
 def test_the_scan_hook_takes_strict_and_refuses_what_only_the_push_hook_does(
@@ -335,7 +352,8 @@ def test_framework_pre_push_catches_a_weakened_test(
         "tests/test_calc.py:4: base-tests: the base version of tests/test_calc.py::test_add "
         "fails on the head code: the change altered behaviour this test pinned down (a bug fix, "
         "or a regression hidden by editing the test): assert 0 == 5\n"
-        "gate: needs-review: resolve the lines above (`gate explain base-tests` says how)\n\n"))
+        "gate: needs-review: resolve the lines above; a person must approve the rest "
+        "(`gate explain base-tests` says how)\n\n"))
     scan = _run(["pre-commit", "run", "gate-scan", "--hook-stage", "pre-push"], repo.path, env)
     assert (scan.returncode, scan.stdout) == (  # the scan hook is not a pre-push hook
         1, "No hook with id `gate-scan` in stage `pre-push`\n")

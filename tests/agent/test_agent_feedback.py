@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from gate.agent import feedback
-from gate.checks import registry
+from gate.checks import allow, registry
 from gate.models import CheckResult, Finding, Report
 
 
@@ -59,3 +59,13 @@ def test_every_built_in_check_gives_its_advice() -> None:
     for check_id in registry.ORDER:
         text = feedback.for_report(report(CheckResult(check_id, "t", "failed", True, "x")), "h")
         assert "\n   Resolve" in text, check_id
+
+
+def test_what_the_agent_reads_never_suggests_a_waiver() -> None:
+    """Issue 48: the agent was told how to allow a finding itself. Every allowable check's
+    advice says what to fix and that a person approves the rest; none spells an allow comment."""
+    checks = tuple(CheckResult(c, "t", "failed", False, "found", findings=(finding(1),))
+                   for c in (*allow.ALLOWABLE, "pinned"))
+    text = feedback.for_report(Report("needs-review", "b" * 40, "h" * 40, 1.0, checks), "h")
+    assert "gate: allow" not in text
+    assert "A person must approve the rest" in text.splitlines()[1]

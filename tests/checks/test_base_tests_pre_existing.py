@@ -88,12 +88,17 @@ def uncollected(tmp_path_factory: pytest.TempPathFactory, wheelhouse: Path) -> d
 
 def test_a_base_file_uncollected_at_base_too_does_not_stop_the_others(
         uncollected: dict[str, Any]) -> None:
+    """...and the change's edit of that file is judged by nothing of the base's: a finding
+    (issue 48; before, the edit went through as a pass)."""
     checked = check(uncollected, "base-tests")
-    assert (checked["status"], checked["findings"]) == ("passed", [])
+    assert checked["status"] == "failed"
+    assert [(f["path"], f["line"], f["rule"]) for f in checked["findings"]] == [
+        ("tests/test_old.py", 1, "base-cannot-judge")]
     assert checked["summary"] == (
         "2 base test file(s) (tests/test_calc.py, tests/test_old.py) pass on the head code, "
-        "but for tests/test_old.py, which cannot be collected in the base's own run either: "
-        "not this change's doing")
+        "but for tests/test_old.py, which cannot be collected in the base's own run either, "
+        "and which the change edits: nothing judges that edit")
+    assert uncollected["verdict"] == "needs-review"
 
 
 @pytest.fixture(scope="module")
@@ -115,4 +120,4 @@ def test_the_other_base_files_still_judge_the_change(
     checked = check(uncollected_and_broken, "base-tests")
     assert checked["status"] == "failed"
     assert [(f["path"], f["rule"]) for f in checked["findings"]] == [
-        ("tests/test_calc.py", "base-test-failed")]
+        ("tests/test_calc.py", "base-test-failed"), ("tests/test_old.py", "base-cannot-judge")]

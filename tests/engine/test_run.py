@@ -12,6 +12,7 @@ from helpers.gitrepo import make_change
 from helpers.pyproject_fixture import CALC, TEST_CALC, project
 
 from gate import cli
+from gate.execution import conditions
 from gate.trials import order
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("offline_pip")]
@@ -244,6 +245,33 @@ def test_side_by_side_a_hang_costs_one_limit(
     assert "side by side" not in suite["summary"]
     assert check(report, "base-tests")["status"] == "skipped"
     assert took < 2 * HANG_LIMIT, took
+
+
+# A test that hangs only with the clock more than 300 days ahead: in the varied run, which is
+# cut in pieces side by side. The year's seconds are computed, not a literal date.
+LATER_HANG = ("import time\n\nNOW = {now}\n\n\ndef test_later():\n"
+              "    if time.time() > NOW + 300 * 86400:\n        time.sleep(600)\n")
+
+
+# gate: allow skip-markers -- libfaketime ships for x86-64 Linux only, and says so
+@pytest.mark.skipif(conditions.faketime_library() is None,
+                    reason="libfaketime cannot run here (x86-64 Linux only)")
+def test_a_hang_in_a_piece_of_a_cut_run_is_that_runs_outcome(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Run 3 is cut in pieces; one piece hangs (here under the varied run's clock, while a
+    test runs). Before, the hung run was dropped and the suite said '2 of 3 runs passed',
+    status passed: a hang only in the cut run went by."""
+    repo, _, _ = make_change(tmp_path / "r", {"calc/__init__.py": CALC,
+                                              "tests/test_calc.py": TEST_CALC,
+                                              "tests/test_two.py": TWO},
+                             {"tests/test_later.py": LATER_HANG.format(now=int(time.time()))})
+    _, report = _hang_run(capsys, repo.path)
+    suite = check(report, "suite")
+    assert suite["status"] == "timeout", suite["summary"]
+    assert suite["summary"].startswith("2 of 3 runs passed"), suite["summary"]
+    assert "run 3 (" in suite["summary"] and "with the clock 365 days ahead" in suite["summary"]
+    assert report["verdict"] == "fail"
 
 
 def test_the_users_tree_is_left_exactly_as_it_was(

@@ -69,7 +69,7 @@ def test_120_findings_are_one_create_and_updates_of_at_most_50(
     assert annotations_sent(fake) == [50, 50, 20]
     assert creates[0].body["head_sha"] == HEAD
     assert [u.body["status"] for u in updates] == ["in_progress", "completed"]
-    assert updates[-1].body["conclusion"] == "neutral"
+    assert updates[-1].body["conclusion"] == "action_required"
     (run,) = fake.check_runs.values()
     assert len(run["annotations"]) == 120
     assert run["annotations"][0] == {
@@ -200,8 +200,9 @@ def test_summary_and_outputs(fake: FakeGitHub, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("fail_on", "verdict", "code", "conclusion"), [
     ("fail", "fail", 1, "failure"),
-    ("fail", "needs-review", 0, "neutral"),
+    ("fail", "needs-review", 0, "action_required"),
     ("needs-review", "needs-review", 3, "failure"),
+    ("never", "needs-review", 0, "action_required"),
     ("never", "fail", 0, "neutral"),
     ("never", "pass", 0, "success"),
 ])
@@ -237,6 +238,33 @@ def test_cli_publish_reads_a_report_from_gate_run(
     assert len(fake.calls("POST", r".*/issues/7/comments")) == 1
 
 
+def test_a_run_step_that_left_no_report_concludes_the_check_run(
+    fake: FakeGitHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 48: the publish step ran only after a run step that succeeded, so a crash left the
+    check run `in_progress` on the pull request. Now it concludes as "could not judge"."""
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps({"pull_request": {"number": 7, "head": {"sha": HEAD}}}))
+    for key, value in {
+        "GATE_GITHUB_TOKEN": "tok", "GITHUB_API_URL": fake.api_url, "GITHUB_REPOSITORY": REPO,
+        "GITHUB_EVENT_PATH": str(event), "GITHUB_STEP_SUMMARY": str(tmp_path / "s.md"),
+        "GITHUB_OUTPUT": str(tmp_path / "o.txt"), "GATE_RUN_OUTCOME": "failure",
+    }.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.setattr(publish, "Api", lambda s: Api(s, Pacing.none()))
+    assert cli.main(["publish", "--start"]) == 0
+    missing = tmp_path / "gate-report.json"
+    assert cli.main(["publish", "--report", str(missing)]) == 2
+    (run,) = fake.check_runs.values()
+    reason = (f"the run step left no report at {missing} (the step's outcome: failure); its "
+              "log says why")
+    assert (run["status"], run["conclusion"], run["output"]["title"]) == (
+        "completed", "failure", "could not judge")
+    assert run["output"]["summary"] == f"The gate could not judge: {reason}"
+    assert f"::error::the gate could not judge: {reason}" in capsys.readouterr().out
+
+
 def test_cli_publish_rejects_a_file_that_is_not_a_report(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -244,3 +272,62 @@ def test_cli_publish_rejects_a_file_that_is_not_a_report(
     bad.write_text('{"verdict": "pass"}')
     assert cli.main(["publish", "--report", str(bad)]) == 2
     assert "is not a gate JSON report" in capsys.readouterr().err
+
+
+# --- only a person turns needs-review into a pass ---------------------------------------
+
+
+def _approving(fake: FakeGitHub, login: str, sha: str = HEAD, permission: str = "write") -> None:
+    fake.permissions[login] = permission
+    fake.review(7, login, "APPROVED", sha)
+
+
+def test_needs_review_blocks_the_merge_until_a_person_approves(
+        fake: FakeGitHub, tmp_path: Path) -> None:
+    """Issue 48: needs-review concluded `neutral`, which branch protection counts as passing."""
+    assert post(fake, tmp_path, report())[0] == 0
+    (run,) = fake.check_runs.values()
+    assert run["conclusion"] == "action_required"
+    assert publish.APPROVE in (tmp_path / "summary.md").read_text()
+
+
+def test_an_approval_by_a_maintainer_of_that_head_concludes_success(
+        fake: FakeGitHub, tmp_path: Path) -> None:
+    fake.authors[7] = "agent-bot"
+    _approving(fake, "maintainer")
+    code, _ = post(fake, tmp_path, report(), fail_on="needs-review")
+    (run,) = fake.check_runs.values()
+    assert (code, run["conclusion"]) == (0, "success")
+    assert run["output"]["title"] == "approved by @maintainer: needs-review: 1 finding"
+    assert fake.calls("GET", r"/api/v3/repos/octo/widgets/collaborators/maintainer/permission")
+
+
+@pytest.mark.parametrize(("login", "sha", "permission", "why"), [
+    ("agent-bot", HEAD, "admin", "@agent-bot is the pull request's author"),
+    ("copilot-swe", HEAD, "write", "@copilot-swe is an agent's account"),
+    ("maintainer", "c" * 40, "write",
+     f"@maintainer approved {'c' * 12}, not this head {HEAD[:12]}: a new push needs a new "
+     "approval"),
+    ("passer-by", HEAD, "read", "@passer-by has no write access to the repository"),
+    ("review-app[bot]", HEAD, "write", "@review-app[bot] is an app's account, not a person's"),
+])
+def test_an_approval_the_gate_does_not_accept(fake: FakeGitHub, tmp_path: Path, login: str,
+                                              sha: str, permission: str, why: str) -> None:
+    """The author (here the agent's own account), an agent named in `agent-accounts`, an
+    approval of an older head, one without write access: none turns the check green."""
+    fake.authors[7] = "agent-bot"
+    _approving(fake, login, sha, permission)
+    code, _ = post(fake, tmp_path, report(), fail_on="needs-review",
+                   agent_accounts=("copilot-swe",))
+    (run,) = fake.check_runs.values()
+    assert (code, run["conclusion"]) == (3, "failure")
+    assert f"An approval that does not count: {why}." in (tmp_path / "summary.md").read_text()
+
+
+def test_an_approval_taken_back_by_a_request_for_changes_holds_no_more(
+        fake: FakeGitHub, tmp_path: Path) -> None:
+    _approving(fake, "maintainer")
+    fake.review(7, "maintainer", "CHANGES_REQUESTED", HEAD)
+    post(fake, tmp_path, report())
+    (run,) = fake.check_runs.values()
+    assert run["conclusion"] == "action_required"

@@ -32,6 +32,9 @@ class FakeGitHub:
     def __init__(self) -> None:
         self.requests: list[Request] = []
         self.pulls: dict[int, str] = {}
+        self.authors: dict[int, str] = {}  # a pull request's author ("agent-bot" if unset)
+        self.reviews: dict[int, list[dict[str, Any]]] = {}  # by pull request, oldest first
+        self.permissions: dict[str, str] = {}  # a login's permission ("none" if unset)
         self.opened: list[dict[str, Any]] = []  # the bodies of POST /pulls
         self.check_runs: dict[int, dict[str, Any]] = {}
         self.statuses: dict[str, list[dict[str, Any]]] = {}
@@ -84,6 +87,12 @@ class FakeGitHub:
             "url": f"{self._repo_url}/issues/comments/{comment_id}",
             "issue_url": f"{self._repo_url}/issues/{issue}"}
         return comment_id
+
+    def review(self, pr: int, login: str, state: str, commit_id: str) -> None:
+        """A review as GitHub records it, on the head SHA `commit_id`."""
+        self.reviews.setdefault(pr, []).append({
+            "id": self.new_id(), "user": {"login": login}, "state": state,
+            "commit_id": commit_id, "body": ""})
 
     def calls(self, method: str, pattern: str) -> list[Request]:
         return [r for r in self.requests
@@ -142,6 +151,11 @@ class FakeGitHub:
         return [
             ("GET", r"", lambda r: (200, self._repo(), {})),
             ("GET", r"/pulls/(\d+)", self._pull),
+            ("GET", r"/pulls/(\d+)/reviews", lambda r, n: self._page(
+                r, self.reviews.get(int(n), []))),
+            ("GET", r"/collaborators/([^/]+)/permission", lambda r, login: (200, {
+                "permission": self.permissions.get(login, "none"),
+                "user": {"login": login}}, {})),
             ("POST", r"/pulls", self._create_pull),
             ("POST", r"/check-runs", self._create_run),
             ("GET", r"/check-runs/(\d+)", lambda r, i: self._run_or_404(int(i))),
@@ -173,6 +187,7 @@ class FakeGitHub:
         if n not in self.pulls:
             return 404, {"message": "Not Found"}, {}
         return 200, {"number": n, "url": f"{self._repo_url}/pulls/{n}", "state": "open",
+                     "user": {"login": self.authors.get(n, "agent-bot")},
                      "head": {"sha": self.pulls[n], "ref": "change"},
                      "base": {"sha": "0" * 40, "ref": "main"}}, {}
 

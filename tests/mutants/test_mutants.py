@@ -198,3 +198,14 @@ def test_python_an_if_that_asks_which_python_or_platform_is_no_mutant() -> None:
     assert shown("m.py", text) == {4: "`3` → `4`", 6: "`1` → `2`",
                                    10: "`if x > 2` → `if True`",
                                    11: "`return x` → `return None`", 12: "`1` → `2`"}
+
+
+def test_a_special_case_s_mutant_deletes_its_branch_in_every_language() -> None:
+    python = b"def f(a, b):\n    if (a, b) == (2, 3):\n        return 6\n    return a + b\n"
+    js = b"function f(a, b) {\n  if (a === 2 && b === 3) {\n    return 6;\n  }\n}\n"
+    found = [apply.branch_deleted("m.py", python, 2), apply.branch_deleted("m.js", js, 2)]
+    assert [(m.shown, m.applied(text).splitlines()[1]) for m, text in
+            zip(found, (python, js), strict=True) if m is not None] == [
+        ("`if (a, b) == (2, 3)` → `if False`", b"    if False:"),
+        ("`if a === 2 && b === 3` → `if false`", b"  if (false) {")]
+    assert apply.branch_deleted("m.py", python, 4) is None  # no `if` there

@@ -94,11 +94,13 @@ def test_js_special_case_for_the_tests_input_leaves_mutants_alive(
     assert report["verdict"] == "needs-review"
     assert [(f["path"], f["line"], f["rule"], f["message"])
             for f in pinned(report)["findings"]] == [
-        ("calc.js", 9, "survived-mutant",
-         "`if a === 2 && b === 3` → `if true`: every test still passes"),
+        ("calc.js", 9, "special-cased-input",
+         "`if (a === 2 && b === 3)` singles out exactly the input a test passes (`mul(2, 3)`, "
+         "test/mul.test.js:6), and returns before the general path; with the branch deleted, "
+         "mul fail: they pass only through this special case"),
         ("calc.js", 12, "survived-mutant", "`a + b` → `a - b`: every test still passes"),
     ]
-    assert "1 of 3 mutants killed" in pinned(report)["summary"]
+    assert "2 of 3 mutants killed" in pinned(report)["summary"]
 
 
 def test_js_bug_fix_with_its_regression_test_passes_and_names_it(

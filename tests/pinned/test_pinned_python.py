@@ -145,14 +145,16 @@ def test_a_special_case_for_the_tests_input_leaves_mutants_alive(
     report = reports["hard-coded"]
     assert report["verdict"] == "needs-review"
     assert pinned(report)["status"] == "failed"
-    assert found(report) == [
-        ("calc/__init__.py", 16, "survived-mutant",
-         "`if (a, b) == (2, 3)` → `if True`: every test still passes"),
+    assert found(report) == [  # the special case's mutant deletes its branch: test_mul fails
+        ("calc/__init__.py", 16, "special-cased-input",
+         "`if (a, b) == (2, 3)` singles out exactly the input a test passes (`mul(2, 3)`, "
+         "tests/test_mul.py:5), and returns before the general path; with the branch deleted, "
+         "tests/test_mul.py::test_mul fail: they pass only through this special case"),
         ("calc/__init__.py", 18, "survived-mutant", "`a + b` → `a - b`: every test still passes"),
     ]
     assert pinned(report)["summary"] == (  # the new test cannot import mul at base
         "tests/test_mul.py cannot be collected on the base code (it uses what the change adds); "
-        "1 of 3 mutants killed; left out: 1 line(s) with nothing to test")
+        "2 of 3 mutants killed; left out: 1 line(s) with nothing to test")
 
 
 def test_a_test_that_asserts_nothing_leaves_its_mutant_alive(
@@ -292,5 +294,8 @@ def test_mutants_left_out_by_the_budget_say_how_much_it_was_and_how_to_give_more
     cli.main(["run", "--repo", str(repo.path), "--base", "main", "--head", "change",
               "--format", "json", "--report", str(report)])
     summary = pinned(json.loads(report.read_text()))["summary"]
-    assert re.search(r"\d+ not run \(the time budget of 0\.0 s was spent: `pinned-time` in "
+    assert re.search(r"\d+ not run \(the time budget of 0\.0 s was spent, and the floor of "
+                     r"60 s for one mutant per changed function: `pinned-time` in "
                      r"\[tool\.gate\] gives more\)", summary), summary
+    # whatever the budget, mul's special case ran its mutant (the branch deleted)
+    assert re.search(r"^[1-9]\d* of [1-9]\d* mutants killed", summary.split("; ")[1]), summary

@@ -78,6 +78,33 @@ def test_the_guard_around_a_line_and_its_statement(line: int, guard: str | None,
     assert place.handlers == (frozenset({7}) if guard == "optional-import" else frozenset())
 
 
+JOINED = """\
+import sys
+
+
+def f(x):
+    if sys.platform != "win32" and x > 3:
+        return x
+    if sys.platform == "win32" or sys.platform.startswith("cyg"):
+        return -x
+    if not sys.version_info >= (3, 8):
+        return 0
+    return 1
+"""
+
+
+@pytest.mark.parametrize(("line", "guard"), [(6, None), (8, "platform"), (10, "version")])
+def test_a_guard_excuses_only_itself_not_a_condition_joined_to_it(
+        line: int, guard: str | None) -> None:
+    """`if sys.platform != "win32" and <the real condition>` is no platform check: the tests
+    take its branch or not like any other's (main excused any `if` naming `sys.platform`)."""
+    place = guards.place(JOINED.encode(), line)
+    assert place is not None and place.guard == guard
+    mutants = apply.per_line("m.py", JOINED.encode(), {5, 7, 9})
+    assert mutants[5].shown == "`if sys.platform != \"win32\" and x > 3` → `if True`"
+    assert 7 not in mutants and 9 not in mutants  # a check and nothing else: no mutant
+
+
 def test_only_docstrings_and_comments_changed_is_no_code_change() -> None:
     base = b'"""Mod."""\n\n\ndef f(x):\n    """Doc."""\n    return x  # c\n'
     assert same_code.only_docs("m.py", base, base.replace(b"Doc.", b"Docs.").replace(

@@ -71,6 +71,21 @@ def test_a_test_that_runs_the_code_still_kills_its_mutants(
     assert "3 of 3 mutants killed" in check(report, "pinned")["summary"]
 
 
+def test_a_survivor_behind_a_platform_check_joined_to_a_real_condition_is_a_finding(
+        tmp_path: Path, wheelhouse: Path) -> None:
+    """The adversary's guard: `sys.platform != "win32" and x > hi` names the platform, so
+    main excused the untested branch as code for another system. A guard excuses only
+    itself: the survivor is needs-review."""
+    clamp = ("import sys\n\n\ndef clamp(x, hi):\n    if sys.platform != 'win32' and x > hi:\n"
+             "        return hi\n    return x\n")
+    test = "from calc import clamp\n\n\ndef test_clamp():\n    assert clamp(2, 3) == 2\n"
+    report = _run(tmp_path, wheelhouse, {"calc/__init__.py": BASE, "tests/test_calc.py":
+                                         TEST_BASE},
+                  {"calc/__init__.py": BASE + "\n\n" + clamp, "tests/test_clamp.py": test})
+    assert report["verdict"] == "needs-review", check(report, "pinned")
+    assert _found(report) == [("calc/__init__.py", 10, "survived-mutant")]
+
+
 OPTIONAL = """\
 try:
     import {module} as _fast

@@ -64,3 +64,14 @@ def test_uncommitted_changes_get_a_note_that_the_gate_judges_commits(tmp_path: P
             ) in done.stderr.splitlines()
     assert done.returncode == 0  # HEAD is what was judged, and it is honest
     assert "uncommitted" not in _gate(repo, "scan", "--base", "main", "--staged").stderr
+
+
+def test_a_needs_review_ends_saying_a_person_approves_never_how_to_waive() -> None:
+    """The report's last lines, which an agent reads after `gate run`: what to fix, and that a
+    person approves the rest (issue 48)."""
+    escape = CheckResult("escapes", "t", "failed", False, "1 new escape")
+    report = Report("needs-review", "b" * 40, "h" * 40, 1.0, (escape,),
+                    Isolation("none", "off"))
+    lines = text.closing(report)
+    assert lines[-1] == text.NEEDS_A_PERSON
+    assert not any("gate: allow" in line for line in lines)

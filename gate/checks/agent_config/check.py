@@ -1,6 +1,8 @@
 """agent-config: what steers the agents and what the workflows may do, read as data."""
 from __future__ import annotations
 
+import posixpath
+
 from ruamel.yaml.error import YAMLError
 
 from gate.checks.agent_config import instructions, paths, settings, workflow_access
@@ -8,6 +10,7 @@ from gate.checks.check_config import workflow_diff
 from gate.checks.common import from_findings
 from gate.engine.context import DiffContext
 from gate.models import CheckResult, Finding
+from gate.vcs import git
 from gate.vcs.diff import ChangedFile
 
 ID = "agent-config"
@@ -16,28 +19,29 @@ EXPLANATION = """\
 Flags changes to what steers the coding agents and to what the project's workflows may do. A
 change made by an agent can change how the next agent works, or take the gate out of its loop.
 
-The files: `AGENTS.md` (and `AGENTS.override.md`), `CLAUDE.md`, `CLAUDE.local.md`,
-`GEMINI.md`, `.cursorrules`, `.windsurfrules`, `.clinerules` (in any directory: the tools read
-nested ones), `.windsurf/rules/`, `.clinerules/`, `.claude/`, `.gemini/`,
-`.codex/`, `.cursor/rules/` (at any depth), `.mcp.json`, `.cursor/mcp.json`,
-`.vscode/mcp.json`, `.aider.conf.yml`, `.github/copilot-instructions.md`,
-`.github/instructions/`, `.github/prompts/`, `.github/agents/`, the files an instructions
-file imports with `@path`, and the globs of `agent-config-paths` in the gate's config. The list
-is read from the base branch, as the rest of the config: a head cannot shorten it.
+The files of Claude Code, Cursor (rules, `hooks.json`, MCP), GitHub Copilot, VS Code's chat
+settings (`chat.*` in `.vscode/settings.json`, `.vscode/mcp.json`), Windsurf, Gemini CLI, Codex
+(`AGENTS.md` in any folder), Aider, Continue and Cline, each where its documentation says the
+tool reads it (the table in docs/agents.md); the targets of those that are symbolic links, the
+files an instructions file imports with `@path`, in turn; and the globs of
+`agent-config-paths` in the gate's config. The list is read from the base branch, as the rest
+of the config: a head cannot shorten it.
 
 - Instructions (markdown, text) are quoted, added and removed lines, shortened, at their lines
   (rule `instructions`): the judgement is the reviewer's. A change that only mends spelling or
   re-wraps the text is a notice.
 - Settings and tool config (JSON, YAML, TOML) are compared as data, key by key: a hook removed,
   changed or added, by its event (`Stop`, `PreToolUse`...: `hook-removed`, `hook-changed`,
-  `hook-added`); a permission widened (`allow` gained `Bash(*)`, `deny` lost a rule, a wider
-  default mode: `permission-widened`); an MCP server added or its command, arguments, URL or
-  environment changed (`mcp-server-added`, `mcp-server-changed`); the sessions' `env`, a
-  credentials helper, plugins and their marketplaces (`setting-changed`). Other keys are
-  notices.
+  `hook-added`), every setting of a hook compared (a timeout, a matcher, continue-on-error);
+  a permission widened (`allow` gained `Bash(*)`, `deny` lost a rule, a wider default mode,
+  VS Code's `chat.tools.autoApprove`: `permission-widened`); an MCP server added or its
+  command, arguments, URL or environment changed (`mcp-server-added`, `mcp-server-changed`);
+  the sessions' `env`, a credentials helper, plugins and their marketplaces
+  (`setting-changed`). Other keys are notices.
 - A hook or a hook script's line that ran the gate (`gate hook agent-stop`, `gate submit`...)
   and is gone, or every hook switched off, is an error (`gate-hook-removed`): the agent's work
-  is no longer checked where it was.
+  is no longer checked where it was; so is the gate's hook kept with a setting changed
+  (`gate-hook-changed`: `"timeout": 1`).
 - Workflows (`.github/workflows/`): `permissions` widened at the top level or for a job, with
   the scope and the old and new level, `write-all`, removed so that the repository's default
   token applies, or a new workflow or job that asks to write (`workflow-permissions`); a new
@@ -58,21 +62,51 @@ def _decode(blob: bytes | None) -> str | None:
     return None if blob is None else blob.decode("utf-8", "replace")
 
 
-def _imported(ctx: DiffContext) -> set[str]:
-    """The files the base's root instructions import with `@path`."""
-    roots = sorted(paths.NAMES)
+MOST_FOLLOWED = 200  # files reached through links and imports, at most
+
+
+def _followed(ctx: DiffContext, extra: tuple[str, ...]) -> set[str]:
+    """What the base's instructions and settings reach: the target of each one that is a
+    symbolic link (`CLAUDE.md -> docs/agent-guide.md`), and the files an instructions file
+    imports with `@path`, followed in turn, through links and imports alike. Read from the
+    base, so the head cannot shorten the list."""
+    links = set(git.symlinks(ctx.repo, ctx.base))
+    todo = [p for p in git.ls_files(ctx.repo, ctx.base)
+            if paths.steers(p, extra) and not paths.is_workflow(p)]
     found: set[str] = set()
-    for path, blob in ctx.read(ctx.base, roots).items():
-        if blob is not None:
-            found.update(paths.imports(path, blob.decode("utf-8", "replace")))
+    ctx.read(ctx.base, todo)  # one batch for the files the list names; the rest as reached
+    while todo and len(found) < MOST_FOLLOWED:
+        path = todo.pop()
+        blob = ctx.read(ctx.base, [path])[path]
+        if blob is None:
+            continue
+        text = blob.decode("utf-8", "replace")
+        if path in links:
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(path), text.strip()))
+            reached = [target] if not target.startswith("..") else []
+        elif paths.kind(path) == "instructions":
+            reached = list(paths.imports(path, text))
+        else:
+            reached = []
+        for target in reached:
+            if target not in found:
+                found.add(target)
+                todo.append(target)
     return found
+
+
+def _agent_keys(path: str, data: settings.Data) -> settings.Data:
+    """VS Code's settings hold the editor's too: only its agents' keys are read."""
+    if path != paths.VSCODE_SETTINGS:
+        return data
+    return {k: v for k, v in data.items() if k.startswith(paths.VSCODE_AGENT_KEYS)}
 
 
 def _settings(f: ChangedFile, old: str, new: str) -> list[Finding] | None:
     """None when either side does not parse: the file is then compared as text."""
     try:
-        before = settings.load(f.path, old) if old else {}
-        after = settings.load(f.path, new) if new else {}
+        before = _agent_keys(f.path, settings.load(f.path, old) if old else {})
+        after = _agent_keys(f.path, settings.load(f.path, new) if new else {})
     except _UNREADABLE:  # not data the check can read
         return None
     return settings.compare(f.path, before, after, new)
@@ -109,7 +143,8 @@ def _file(f: ChangedFile, old: str, new: str) -> list[Finding]:
 
 
 def run(ctx: DiffContext) -> CheckResult:
-    extra = (*ctx.config.agent_config_paths, *sorted(_imported(ctx)))
+    extra = (*ctx.config.agent_config_paths,)
+    extra = (*extra, *sorted(_followed(ctx, extra)))
     files = [f for f in ctx.files
              if paths.is_workflow(f.path) or paths.steers(f.path, extra)]
     names = [f.path for f in files]

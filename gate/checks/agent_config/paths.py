@@ -5,6 +5,7 @@ The list is read from the base (its config and its instructions' `@path` imports
 cannot narrow it: a file it adds to the list only counts from the next change on."""
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import posixpath
 import re
@@ -13,15 +14,57 @@ from typing import Literal
 
 Kind = Literal["instructions", "settings", "workflow", "file"]
 
-# Read by their tool in any directory of the tree (nested instructions).
-NAMES = frozenset({"AGENTS.md", "AGENTS.override.md", "CLAUDE.md", "CLAUDE.local.md",
-                   "GEMINI.md", ".cursorrules", ".windsurfrules", ".clinerules"})
-# Directories whose whole content steers a tool, at any depth.
-DIRECTORIES = (".claude", ".gemini", ".codex", ".cursor/rules", ".windsurf/rules", ".clinerules")
-# Single files at the root.
-ROOT_FILES = frozenset({".mcp.json", ".cursor/mcp.json", ".vscode/mcp.json", ".aider.conf.yml",
-                        ".github/copilot-instructions.md", ".gemini/settings.json"})
-ROOT_DIRECTORIES = (".github/instructions", ".github/prompts", ".github/agents")
+
+@dataclasses.dataclass(frozen=True)
+class Agent:
+    """Where one tool reads what steers it in a repository, as its own documentation says."""
+    name: str
+    source: str  # the documentation page that names these paths
+    names: tuple[str, ...] = ()  # file names read in any directory of the tree
+    directories: tuple[str, ...] = ()  # directories whose whole content steers it, at any depth
+    root_files: tuple[str, ...] = ()  # single files at the root
+    root_directories: tuple[str, ...] = ()  # directories at the root
+
+
+# THE list of agents and their files: docs/agents.md shows the same table (a test keeps them
+# in step).
+AGENTS: tuple[Agent, ...] = (
+    Agent("Claude Code", "https://docs.anthropic.com/en/docs/claude-code/settings",
+          names=("CLAUDE.md", "CLAUDE.local.md"), directories=(".claude",),
+          root_files=(".mcp.json",)),
+    Agent("Cursor", "https://cursor.com/docs/agent/hooks",
+          names=(".cursorrules", "AGENTS.md"), directories=(".cursor",)),
+    Agent("GitHub Copilot", "https://docs.github.com/en/copilot/how-tos/configure-custom-"
+          "instructions/add-repository-instructions",
+          names=("AGENTS.md",), root_files=(".github/copilot-instructions.md",),
+          root_directories=(".github/instructions", ".github/prompts", ".github/agents",
+                            ".github/chatmodes")),
+    Agent("VS Code chat", "https://code.visualstudio.com/docs/agents/approvals",
+          root_files=(".vscode/settings.json", ".vscode/mcp.json")),
+    Agent("Windsurf", "https://docs.windsurf.com/windsurf/cascade/memories",
+          names=(".windsurfrules", "AGENTS.md"), directories=(".windsurf",)),
+    Agent("Gemini CLI", "https://github.com/google-gemini/gemini-cli/blob/main/docs/"
+          "get-started/configuration.md",
+          names=("GEMINI.md",), directories=(".gemini",)),
+    Agent("Codex", "https://github.com/openai/codex/blob/main/docs/agents_md.md",
+          names=("AGENTS.md", "AGENTS.override.md"), directories=(".codex",)),
+    Agent("Aider", "https://aider.chat/docs/config/aider_conf.html",
+          names=(".aider.conf.yml",),
+          root_files=(".aider.model.settings.yml", ".aider.model.metadata.json",
+                      ".aiderignore")),
+    Agent("Continue", "https://docs.continue.dev/customize/deep-dives/rules",
+          directories=(".continue",), root_files=(".continuerc.json",)),
+    Agent("Cline", "https://docs.cline.bot/features/cline-rules",
+          names=(".clinerules",), directories=(".clinerules",)),
+)
+
+NAMES = frozenset(n for a in AGENTS for n in a.names)
+DIRECTORIES = tuple(dict.fromkeys(d for a in AGENTS for d in a.directories))
+ROOT_FILES = frozenset(f for a in AGENTS for f in a.root_files)
+ROOT_DIRECTORIES = tuple(dict.fromkeys(d for a in AGENTS for d in a.root_directories))
+# In VS Code's settings, only what steers its agents: the rest is the editor's.
+VSCODE_SETTINGS = ".vscode/settings.json"
+VSCODE_AGENT_KEYS = ("chat.", "github.copilot.")
 WORKFLOWS = ".github/workflows/"
 
 _DATA = (".json", ".jsonc", ".yml", ".yaml", ".toml")

@@ -7,6 +7,7 @@
 - any other key changed: a notice."""
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import posixpath
@@ -35,6 +36,8 @@ SENSITIVE = {
     "statusLine": "a command run on every prompt",
     "otelHeadersHelper": "a command run by the session",
     "awsAuthRefresh": "a command run for credentials",
+    "chat": "VS Code's agents: which tools and commands run without asking",
+    "github": "GitHub Copilot's settings in VS Code",
 }
 _WIDE_MODES = ("bypassPermissions", "acceptEdits", "dontAsk", "yolo", "auto_edit",
                "never", "full-auto", "danger-full-access")
@@ -68,22 +71,50 @@ def _leaves(node: object, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[st
         yield path, node
 
 
-def _hooks(data: Data) -> dict[str, list[str]]:
-    """Claude Code's and Gemini CLI's hooks: event -> the commands (with their matcher)."""
+@dataclasses.dataclass(frozen=True)
+class Hook:
+    what: str  # its command, prompt or URL: what pairs it with the other side's
+    settings: tuple[tuple[str, str], ...]  # everything else, its group's too, in full
+    shown: str  # its command with its matcher, as a finding names it
+
+
+def _hook(hook: Data, group: Data) -> Hook:
+    what = str(hook.get("command") or hook.get("prompt") or hook.get("url")
+               or json.dumps(hook, sort_keys=True))
+    rest = {**{f"group {k}": v for k, v in group.items() if k != "hooks"},
+            **{k: v for k, v in hook.items() if k not in ("command", "prompt", "url")}}
+    matcher = group.get("matcher", hook.get("matcher"))
+    where = f" [{matcher}]" if matcher not in (None, "", "*") else ""
+    return Hook(what, tuple(sorted((k, json.dumps(v, sort_keys=True)) for k, v in rest.items())),
+                f"{what}{where}")
+
+
+def _hooks(data: Data) -> dict[str, list[Hook]]:
+    """The hooks of Claude Code and Gemini CLI (event -> groups of a matcher and its hooks),
+    of Cursor (event -> hooks), each with every setting it has: a timeout, a matcher,
+    continue-on-error, whatever the tool reads."""
     table = data.get("hooks")
-    out: dict[str, list[str]] = {}
+    out: dict[str, list[Hook]] = {}
     for event, groups in (table.items() if isinstance(table, dict) else ()):
         for group in groups if isinstance(groups, list) else []:
             if not isinstance(group, dict):
                 continue
-            matcher = group.get("matcher")
-            for hook in group.get("hooks") or []:
-                if isinstance(hook, dict):
-                    what = str(hook.get("command") or hook.get("prompt") or hook.get("url")
-                               or json.dumps(hook, sort_keys=True))
-                    where = f" [{matcher}]" if matcher not in (None, "", "*") else ""
-                    out.setdefault(str(event), []).append(f"{what}{where}")
+            inner = group.get("hooks")
+            members = inner if isinstance(inner, list) else [group]
+            outer = group if isinstance(inner, list) else {}
+            out.setdefault(str(event), []).extend(
+                _hook(h, outer) for h in members if isinstance(h, dict))
     return out
+
+
+def _settings_changed(old: Hook, new: Hook) -> str:
+    a, b = dict(old.settings), dict(new.settings)
+
+    def value(side: dict[str, str], key: str) -> object:
+        return json.loads(side[key]) if key in side else ABSENT
+
+    return ", ".join(f"{k} {show_change(value(a, k), value(b, k))}"
+                     for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k))
 
 
 def _servers(data: Data) -> dict[str, object]:
@@ -155,17 +186,29 @@ def _gate_hooks(old: Data, new: Data, out: _Findings) -> None:
 def _hook_changes(old: Data, new: Data, out: _Findings) -> None:
     before, after = _hooks(old), _hooks(new)
     for event in sorted(set(before) | set(after)):
-        gone = [c for c in before.get(event, []) if c not in after.get(event, [])]
-        came = [c for c in after.get(event, []) if c not in before.get(event, [])]
-        for i, command in enumerate(gone):
-            if runs_gate(command):
+        gone = [h for h in before.get(event, []) if h not in after.get(event, [])]
+        came = [h for h in after.get(event, []) if h not in before.get(event, [])]
+        for hook in list(gone):  # the same command, its settings changed
+            same = next((h for h in came if h.what == hook.what), None)
+            if same is None:
+                continue
+            gone.remove(hook)
+            came.remove(same)
+            gate = runs_gate(hook.what)
+            out.add(("hooks", event), "gate-hook-changed" if gate else "hook-changed",
+                    "error" if gate else "warning",
+                    f"{event} hook `{_cut(hook.what)}` kept, its settings changed: "
+                    f"{_settings_changed(hook, same)}"
+                    + (": the gate's hook may no longer check the agent's work" if gate else ""))
+        for i, hook in enumerate(gone):
+            if runs_gate(hook.what):
                 continue  # said by _gate_hooks, as an error
-            to = f", now `{_cut(came[i])}`" if i < len(came) else ""
+            to = f", now `{_cut(came[i].shown)}`" if i < len(came) else ""
             out.add(("hooks", event), "hook-removed" if not to else "hook-changed", "warning",
-                    f"{event} hook `{_cut(command)}` {'changed' if to else 'removed'}{to}")
-        for command in came[len(gone):]:
+                    f"{event} hook `{_cut(hook.shown)}` {'changed' if to else 'removed'}{to}")
+        for hook in came[len(gone):]:
             out.add(("hooks", event), "hook-added", "warning",
-                    f"{event} hook added: runs `{_cut(command)}`")
+                    f"{event} hook added: runs `{_cut(hook.shown)}`")
     if new.get("disableAllHooks") is True and old.get("disableAllHooks") is not True \
             and before:
         out.add(("disableAllHooks",), "hook-removed", "warning",
@@ -193,7 +236,8 @@ def _permission_changes(old: Data, new: Data, out: _Findings) -> None:
 def _modes(old: Data, new: Data) -> Iterator[tuple[tuple[str, ...], object, object]]:
     for keys in (("permissions", "defaultMode"), ("approval_policy",), ("sandbox_mode",),
                  ("approvalMode",), ("yolo",), ("enableAllProjectMcpServers",),
-                 ("dangerouslySkipPermissions",), ("yes-always",)):
+                 ("dangerouslySkipPermissions",), ("yes-always",),
+                 ("chat.tools.autoApprove",), ("chat.tools.global.autoApprove",)):
         a, b = _dig(old, keys), _dig(new, keys)
         if a != b:
             yield keys, a, b

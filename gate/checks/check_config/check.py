@@ -11,6 +11,7 @@ from gate import toml
 from gate.checks.check_config import (
     build_files,
     config_diff,
+    go_mod,
     handlers,
     justfile,
     makefile,
@@ -39,7 +40,8 @@ sessions' `session.run` commands, Cargo.toml's `autotests`, `test = false` and `
 switches: rules `tox-config`, `hatch-config`, `pdm-scripts`, `poe-tasks`, `nox-session`,
 `cargo-test`), a go.work added or given a `use` or `replace`, and any change to `.cargo/config.toml`
 (rules `go-workspace`, `cargo-config`: both are found by searching the directories above, and swap
-what the tests build), package.json test, build and lint scripts and every script they run,
+what the tests build), go.mod's `replace` and `exclude` added, its `go`, `toolchain` and `godebug`
+changed (rule `go-mod`), package.json test, build and lint scripts and every script they run,
 Jest/Vitest/Mocha/Playwright configs, lint rules in package.json's `xo` and `eslintConfig` keys and
 in `.golangci.yml` (rules `lint-config`, `golangci-config`), tsconfig strictness, the `test` and
 `check` recipes of a Makefile, justfile or Taskfile.yml (and of any target that runs a test runner,
@@ -115,6 +117,8 @@ def handler_for(path: str, paths: Callable[[], list[str]] = list,
         return handlers.runner_file
     if name == search_files.GO_WORK:
         return search_files.go_work
+    if name == "go.mod":
+        return go_mod.go_mod
     if search_files.is_cargo_config(path):
         return search_files.cargo_config
     return by_name.get(name)

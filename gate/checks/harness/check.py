@@ -9,10 +9,12 @@ from gate.checks.common import from_findings
 from gate.checks.harness import (
     bytecode,
     command_scripts,
+    go_reach,
     injected,
     js_reach,
     packaging,
     python_reach,
+    rust_reach,
 )
 from gate.engine.context import DiffContext
 from gate.lang import testfiles
@@ -43,11 +45,13 @@ these three anywhere outside test files, conftest.py and `tests/__init__.py` inc
 under test only: `framework-internals`, an import of `_pytest` or `unittest`'s internal modules
 (`vitest`, `node:test`, `@jest/globals` in production JS); `pytest-hook`, a `pytest_*` hook defined
 outside the tests; `test-run-detected`, code asking whether it runs under a test or under the gate
-(`PYTEST_CURRENT_TEST`, `GATE_*`, `"pytest" in sys.modules`, `JEST_WORKER_ID`, its callers' frames
-read beside a test's name, `/proc/1`, `bwrap` or the varied run's `/etc/faketimerc` named, today's
-date compared with a fixed one); `ci-env-read`, code reading `CI` (the gate runs the tests with
-`CI=true`); `always-equal`, an `__eq__` that answers True (or `__ne__` False) whatever it is given,
-so that every `assert x == expected` passes. The scripts the test command runs (the base's test
+(`PYTEST_CURRENT_TEST`, `GATE_*`, `"pytest" in sys.modules`, `JEST_WORKER_ID`, Go's
+`testing.Testing()`, `flag.Lookup("test.v")`, `os.Args[0]` held against `.test` or the binary run
+again, its callers' frames read beside a test's name, `/proc/1`, `bwrap` or the varied run's
+`/etc/faketimerc` named, today's date compared with a fixed one); `ci-env-read`, code reading `CI`
+(the gate runs the tests with `CI=true`); `always-equal`, an `__eq__` that answers True (or `__ne__`
+False) whatever it is given, so that every `assert x == expected` passes. The scripts the test
+command runs (the base's test
 command, its Makefile's `test` and `check` recipes, its package.json test scripts, and the shell
 scripts they name) are followed: a Python script so run is read as code under test wherever it
 lies, and `test-script-env` is a shell script so run that sets what the runner loads
@@ -136,6 +140,21 @@ def _javascript(ctx: DiffContext, f: ChangedFile) -> list[Finding]:
             for line, rule, message in js_reach.scan(split, f.new_lines)]
 
 
+def _rust(ctx: DiffContext, f: ChangedFile) -> list[Finding]:
+    """Every .rs file may hold unit tests (`testfiles`): production code is what is outside
+    the test trees (tests/, benches/, examples/, a test directory) and, in a file, outside
+    its `#[cfg(test)] mod` items (`rust_reach`); a build script is no code under test."""
+    parts = f.path.split("/")[:-1]
+    if (any(p in TEST_DIRS or p in ("benches", "examples") for p in parts)
+            or posixpath.basename(f.path) == "build.rs"):
+        return []
+    split, text = ctx.source(f.path), ctx.text(ctx.head, f.path)
+    if split is None or text is None:
+        return []
+    return [Finding(f.path, line, rule, message, "warning")
+            for line, rule, message in rust_reach.scan(split, text, f.new_lines)]
+
+
 def _packaging(ctx: DiffContext, f: ChangedFile) -> list[Finding]:
     name = posixpath.basename(f.path)
     if name not in PYTHON_PACKAGING and name != "setup.py":
@@ -163,6 +182,11 @@ def _file(ctx: DiffContext, f: ChangedFile, scripts: set[str]) -> list[Finding]:
         found += _python(ctx, f, f.path in scripts)
     elif f.path.endswith(JS_SUFFIXES) and f.new_lines:
         found += _javascript(ctx, f)
+    elif f.path.endswith(".rs") and f.new_lines:
+        found += _rust(ctx, f)
+    elif f.path.endswith(".go") and f.new_lines and not _with_tests(ctx, f.path):
+        found += [Finding(f.path, line, rule, message, "warning") for line, rule, message
+                  in go_reach.scan(ctx.text(ctx.head, f.path) or "", f.new_lines)]
     return found
 
 

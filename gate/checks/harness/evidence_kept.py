@@ -14,6 +14,7 @@ from gate.outcomes.record import Counts
 
 RULE = "evidence-tampered"
 FALLBACK = "pyproject.toml"
+GO_MOD = "go.mod"  # where a Go run's problems are pinned
 
 
 def kind(problem: str) -> str:
@@ -27,9 +28,10 @@ def compare(base: Counts | None, head: Sequence[Counts | None]) -> list[Finding]
     for counts in head:
         for problem in counts.evidence if counts is not None else ():
             if kind(problem) not in known:
-                found.setdefault(problem, problem)
-    return [Finding(FALLBACK, 1, RULE,
+                found.setdefault(problem, GO_MOD if counts is not None and (
+                    counts.runner == "go test") else FALLBACK)
+    return [Finding(path, 1, RULE,
                     f"the test run's evidence was tampered with ({problem}): the outcomes "
                     "the gate reports are the ones sent as the tests ran, and something in "
                     "the change rewrote, cut or forged what the run said about itself", "error")
-            for problem in found]
+            for problem, path in found.items()]

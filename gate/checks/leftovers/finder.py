@@ -18,8 +18,8 @@ from gate.vcs.diff import ChangedFile
 
 CHECK_ID = "diff-policy"
 ALLOW_LINES = (1, 2, 3)  # where an allow comment for a whole file is read (after a shebang)
-KEEP_NOTE = "delete it, or keep it with a `keep` glob in the base's gate config"
-ALLOW_NOTE = " or `gate: allow diff-policy -- why` on its first lines"
+KEEP_NOTE = ("delete it, or a person keeps it: a `keep` glob in the base's gate config, or their "
+             "approval of this change")
 DOCS = (".md", ".rst", ".txt", ".adoc")
 # Root files that name the scripts a project runs (besides its README).
 RUNNERS = ("Makefile", "makefile", "GNUmakefile", "Dockerfile", "docker-compose.yml",
@@ -237,15 +237,13 @@ def _allowed(survey: Survey, finding: Finding, f: ChangedFile) -> Finding:
     for line in ALLOW_LINES:
         found = allow.at(survey.ctx, f.path, line)
         if found is not None and found.check == CHECK_ID and found.reason:
-            return dataclasses.replace(finding, line=line, severity="notice",
-                                       message=f"{finding.message} (allowed: {found.reason})")
+            return allow.waived(survey.ctx, dataclasses.replace(finding, line=line), found, line)
     return finding
 
 
-def _finding(path: str, rule: str, message: str, commented: bool = False) -> Finding:
-    """`commented`: the file can hold an allow comment (a text file, not a link)."""
+def _finding(path: str, rule: str, message: str) -> Finding:
     return Finding(path=path, line=1, rule=rule, severity="warning",
-                   message=f"{message}; {KEEP_NOTE}{ALLOW_NOTE if commented else ''}")
+                   message=f"{message}; {KEEP_NOTE}")
 
 
 def _counted(n: int) -> str:
@@ -270,8 +268,7 @@ def find(ctx: DiffContext) -> list[Finding]:
             continue
         why = reason(survey, f)
         if why is not None:
-            text = not f.binary and not f.symlink
-            findings.append(_allowed(survey, _finding(f.path, *why, commented=text), f))
+            findings.append(_allowed(survey, _finding(f.path, *why), f))
         elif testfiles.test_tree(f.path) is None and not f.symlink:
             rest.append(f.path)
     for directory, paths in builds.items():

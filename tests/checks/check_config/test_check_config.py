@@ -569,3 +569,19 @@ def test_any_change_to_a_cargo_config_is_flagged_wherever_it_is(tmp_path: Path) 
                    "crates/.cargo/config.toml": alias, ".cargo/config": alias})
     assert sorted(_found(result)) == [(".cargo/config", 1, "cargo-config"),
                                       ("crates/.cargo/config.toml", 1, "cargo-config")]
+
+
+def test_a_cargo_patch_replace_or_build_script_added_is_flagged(tmp_path: Path) -> None:
+    """`[patch]` builds a dependency from a patched copy in the repository (issue 46's Go
+    `replace`, in Rust): what the tests build, swapped; one removed is no finding."""
+    base = '[package]\nname = "a"\n\n[dependencies]\nrand = "0.8"\n'
+    head = base.replace('name = "a"\n', 'name = "a"\nbuild = "gen.rs"\n') + (
+        '\n[patch.crates-io]\nrand = { path = "third_party/rand" }\n\n'
+        '[replace]\n"log:0.4.0" = { path = "third_party/log" }\n')
+    result = _run(tmp_path, {"Cargo.toml": base}, {"Cargo.toml": head})
+    assert _found(result) == [("Cargo.toml", 3, "cargo-test"), ("Cargo.toml", 9, "cargo-test"),
+                              ("Cargo.toml", 12, "cargo-test")]
+    assert _messages(result)[1] == (
+        '[patch.crates-io] rand: (unset) -> {"path": "third_party/rand"}; `cargo test` builds '
+        "this dependency from it before the tests: check what it swaps in")
+    assert _run(tmp_path / "removed", {"Cargo.toml": head}, {"Cargo.toml": base}).findings == ()

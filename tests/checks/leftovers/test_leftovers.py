@@ -68,9 +68,8 @@ def test_scratch_scripts_at_the_root(tmp_path: Path) -> None:
     ]
     assert report.verdict == "needs-review"
     assert _policy(report).findings[3].message == (
-        "a scratch or reproduction script outside the test tree; delete it, or keep "
-        "it with a `keep` glob in the base's gate config or `gate: allow diff-policy -- why` on "
-        "its first lines")
+        "a scratch or reproduction script outside the test tree; delete it, or a person keeps "
+        "it: a `keep` glob in the base's gate config, or their approval of this change")
 
 
 def test_strong_scratch_names_inside_the_package_and_loose_ones_outside(tmp_path: Path) -> None:
@@ -151,7 +150,8 @@ def test_57_files_of_build_output_are_one_finding(tmp_path: Path) -> None:
     ]
     assert _policy(report).findings[0].message == (
         "build output: 57 files under build/, a directory the base does not have; delete it, "
-        "or keep it with a `keep` glob in the base's gate config")
+        "or a person keeps it: a `keep` glob in the base's gate config, or their approval of "
+        "this change")
 
 
 def test_symlinks_to_the_root_to_a_directory_and_outside(tmp_path: Path) -> None:
@@ -328,15 +328,15 @@ def test_a_vendored_file_marked_at_base(tmp_path: Path) -> None:
     assert _found(report) == []
 
 
-def test_an_allow_comment_with_a_reason_keeps_a_script(tmp_path: Path) -> None:
+def test_a_scripts_own_allow_comment_keeps_nothing(tmp_path: Path) -> None:
+    """The file the change adds waives itself: a person must keep it, the reason shown."""
     report = _change(tmp_path, {"reproduce.py": "#!/usr/bin/env python\n"
                                 "# gate: allow diff-policy -- the issue's reproducer, run by CI\n"
                                 "print(1)\n"})
-    assert _found(report) == [("reproduce.py", 2, "leftover-scratch", "notice")]
+    assert _found(report) == [("reproduce.py", 2, "leftover-scratch", "warning")]
     assert _policy(report).findings[0].message.endswith(
-        "(allowed: the issue's reproducer, run by CI)")
-    assert _policy(report).status == "passed"
-    assert report.verdict == "pass"  # and escapes reads `diff-policy` as a check one may allow
+        "its reason: the issue's reproducer, run by CI)")
+    assert report.verdict == "needs-review"  # and escapes reads `diff-policy` as allowable
 
 
 def test_the_users_own_excludes_are_not_the_project_s(tmp_path: Path) -> None:

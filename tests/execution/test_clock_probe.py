@@ -1,0 +1,61 @@
+"""Whether the varied run's clock lets the toolchains start (gate/execution/clock_probe.py):
+rustc and rustdoc link jemalloc, which deadlocks under libfaketime before `main` (issue 46:
+every Rust project with doctests timed out in the varied run); the varied run then keeps the
+real clock and says why."""
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from gate.execution import clock_probe, conditions
+
+# gate: allow skip-markers -- libfaketime ships for x86-64 Linux only, and says so
+needs_clock = pytest.mark.skipif(conditions.faketime_library() is None,
+                                 reason="libfaketime cannot run here (x86-64 Linux only)")
+
+
+def _env_of(tmp_path: Path, *tools: str) -> dict[str, str]:
+    """This environment with a PATH of one directory holding links to the real `tools` (a
+    rustup proxy answers by the name it is called by, so the link keeps the name)."""
+    where = tmp_path / "bin"
+    where.mkdir()
+    for tool in tools:
+        found = shutil.which(tool)
+        assert found, f"{tool} is on this machine's image (the Rust tests use it)"
+        (where / tool).symlink_to(found)
+    return {**os.environ, "PATH": str(where)}
+
+
+@needs_clock
+@pytest.mark.usefixtures("cargo_env")
+def test_rustc_and_rustdoc_hang_under_the_moved_clock_and_are_named(tmp_path: Path) -> None:
+    library = conditions.faketime_library()
+    assert library is not None
+    env = _env_of(tmp_path, "rustc", "rustdoc", "cargo")
+    assert clock_probe.hung_tools(env, library, 365) == ("rustc", "rustdoc")
+
+
+@needs_clock
+def test_a_toolchain_that_starts_under_the_clock_is_not_named(tmp_path: Path) -> None:
+    library = conditions.faketime_library()
+    assert library is not None
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "python3").symlink_to(sys.executable)
+    env = {**os.environ, "PATH": str(tmp_path / "bin")}
+    assert clock_probe.hung_tools(env, library, 365) == ()
+
+
+@needs_clock
+@pytest.mark.usefixtures("cargo_env")
+def test_the_varied_run_keeps_the_real_clock_where_a_toolchain_hangs(tmp_path: Path) -> None:
+    rust = conditions.possible(isolated=True, overlays=True,
+                               env=_env_of(tmp_path, "rustc", "cargo"))
+    assert (rust.clock_days, rust.files_days, rust.unlimited) == (0, 30, True)
+    assert rust.unmoved == "rustc hung at the start under libfaketime"
+    python = conditions.possible(isolated=True, overlays=True,
+                                 env={**os.environ, "PATH": os.path.dirname(sys.executable)})
+    assert (python.clock_days, python.unmoved) == (365, "")
