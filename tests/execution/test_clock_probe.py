@@ -54,7 +54,7 @@ def test_a_toolchain_that_starts_under_the_clock_is_not_named(tmp_path: Path) ->
 def test_the_varied_run_keeps_the_real_clock_where_a_toolchain_hangs(tmp_path: Path) -> None:
     rust = conditions.possible(isolated=True, overlays=True,
                                env=_env_of(tmp_path, "rustc", "cargo"))
-    assert (rust.clock_days, rust.files_days, rust.unlimited) == (0, 30, True)
+    assert (rust.clock_days, rust.files_days, rust.unlimited) == (0, 30, False)
     assert rust.unmoved == "rustc hung at the start under libfaketime"
     python = conditions.possible(isolated=True, overlays=True,
                                  env={**os.environ, "PATH": os.path.dirname(sys.executable)})
