@@ -13,6 +13,7 @@ from collections.abc import Callable
 from gate.engine import background
 from gate.engine.change import Change
 from gate.execution import fresh_environment, isolation, network, venv, workspace
+from gate.execution.environment import CiEnvironment
 from gate.execution.logs import Logs
 from gate.execution.run_workspace import Workspace
 from gate.outcomes import base_commands, base_run, detect, outcome_cache
@@ -28,7 +29,7 @@ def environment(root: str, checkout: str) -> str | None:
 
 
 @functools.cache
-def ci_variables(repo: str, base_sha: str) -> dict[str, str]:
+def ci_variables(repo: str, base_sha: str) -> CiEnvironment:
     """What the base's CI sets for its test job (`outcomes/ci_env.py`), read once a run."""
     return base_commands.ci_variables(repo, base_sha)
 
