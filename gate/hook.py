@@ -30,8 +30,8 @@ class Settings:
 
 
 def _print(report: Report, out: TextIO, environ: Mapping[str, str]) -> int:
-    out.write(terminal.render(report, terminal.wants_colour(out, environ)))
     why = judgeable.why_not(report)
+    out.write(terminal.render(report, terminal.wants_colour(out, environ), why is not None))
     if why is not None:
         print(judgeable.said(why), file=out)
     out.flush()
