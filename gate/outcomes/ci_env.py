@@ -82,12 +82,27 @@ def _runner(run: str) -> str | None:
     return None
 
 
+def starts_tests(run: str) -> bool:
+    """Whether a step's script starts a test runner."""
+    return _runner(run) is not None
+
+
 def _test_step(job: Mapping[str, object]) -> Mapping[str, object] | None:
     steps = job.get("steps")
     for step in steps if isinstance(steps, list) else ():
         if isinstance(step, Mapping) and isinstance(step.get("run"), str) and _runner(
                 str(step["run"])):
             return step
+    return None
+
+
+def test_job(root: str) -> Mapping[str, object] | None:
+    """The first job of the workflows under `root` with a step that starts a test runner."""
+    for workflow in _workflows(root):
+        jobs = workflow.get("jobs")
+        for job in jobs.values() if isinstance(jobs, Mapping) else ():
+            if isinstance(job, Mapping) and _test_step(job) is not None:
+                return job
     return None
 
 
