@@ -8,7 +8,8 @@ The environment is the first of `wanted` (what the workflow's `tox -e` names), e
 env list, whose commands run pytest; else `[testenv]` itself. A key missing from
 `[testenv:NAME]` is `[testenv]`'s; a line `py38: x` counts where the name has the factors.
 Substitutions: `{posargs:X}` is X, `{toxinidir}` (`{tox_root}`) the checkout (".": the
-commands run there), `{env:NAME:X}` is X, `{[section]key}` that key; a value with any other
+commands run there), `{envpython}` python and `{envbindir}/` nothing (the environment's own
+come first on PATH), `{env:NAME:X}` is X, `{[section]key}` that key; a value with any other
 (`{envtmpdir}`) is left out, since only tox knows it."""
 from __future__ import annotations
 
@@ -26,6 +27,8 @@ _FACTOR_LINE = re.compile(r"^([\w!.,{}\-]+):(?!/)\s*(.*)$")
 _REFERENCE = re.compile(r"\{\[([^\]]+)\]([\w\-]+)\}")
 _SUBSTITUTIONS = ((re.compile(r"\{posargs(?::([^}]*))?\}"), lambda m: m.group(1) or ""),
                   (re.compile(r"\{(?:toxinidir|tox_root)\}"), lambda m: "."),
+                  (re.compile(r"\{env_python\}|\{envpython\}"), lambda m: "python"),
+                  (re.compile(r"\{env_bin_dir\}/|\{envbindir\}/"), lambda m: ""),
                   (re.compile(r"\{env:[\w]+:([^}]*)\}"), lambda m: m.group(1)),
                   (re.compile(r"\{/\}"), lambda m: "/"), (re.compile(r"\{:\}"), lambda m: ":"))
 

@@ -90,6 +90,13 @@ def test_factors_choose_the_lines(tmp_path: Path) -> None:
     assert env is not None and env.deps == ("-r", "requirements/tests.txt", "tomli")
 
 
+def test_the_environments_python_runs_pytest(tmp_path: Path) -> None:
+    root = _written(tmp_path, {"tox.ini": "[testenv]\ncommands =\n    {envpython} -m pytest "
+                                          "--doctest-modules {posargs}\n"})
+    env = tox_config.read(root)
+    assert env is not None and env.pytest_args == ("--doctest-modules",)
+
+
 def test_without_tox_in_the_test_step_the_runners_environment_is_whole(tmp_path: Path) -> None:
     root = _written(tmp_path, {"tox.ini": TOX, ".github/workflows/ci.yml": WORKFLOW.replace(
         "tox -e py312", "pytest tests")})
