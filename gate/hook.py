@@ -29,9 +29,14 @@ class Settings:
     parallel: bool | None = None
 
 
-def _print(report: Report, out: TextIO, environ: Mapping[str, str]) -> int:
+def _print(report: Report, out: TextIO, environ: Mapping[str, str],
+           adoption: str = "") -> int:
+    """The report's lines, then one voice: where the gate could not judge, why; where the
+    change brings the gate's adoption (`adoption`: the words for it), how to commit or push
+    it, in place of the advice to resolve or allow the lines (they are the adoption's)."""
     why = judgeable.why_not(report)
-    out.write(terminal.render(report, terminal.wants_colour(out, environ), why is not None))
+    out.write(terminal.render(report, terminal.wants_colour(out, environ),
+                              advise=why is None and not adoption))
     if why is not None:
         print(judgeable.said(why), file=out)
     out.flush()
@@ -48,9 +53,10 @@ def pre_commit(repo: str, out: TextIO, environ: Mapping[str, str],
         return 0
     report = runner.scan(runner.Options(base="HEAD", repo=root, staged=True,
                                         strict=settings.strict))
-    code = _print(report, out, environ)
-    if code != 0 and brings_adoption(root, "HEAD", git.INDEX):
-        print(ADOPTION_COMMIT, file=out)
+    adoption = ADOPTION_COMMIT if brings_adoption(root, "HEAD", git.INDEX) else ""
+    code = _print(report, out, environ, adoption)
+    if code != 0 and adoption:
+        print(adoption, file=out)
     return code
 
 
@@ -100,9 +106,11 @@ def pre_push(repo: str, remote: str | None, lines: Sequence[str], out: TextIO,
             progress.close()
         if report.isolation.warning:  # macOS, or no user namespaces: said, not fatal
             print(f"gate: warning: {report.isolation.warning}", file=out)
-        code = _print(report, out, environ)
-        if code != 0 and brings_adoption(root, r.base, r.head):
-            print(ADOPTION_PUSH.format(ref=r.ref), file=out)
+        adoption = (ADOPTION_PUSH.format(ref=r.ref) if brings_adoption(root, r.base, r.head)
+                    else "")
+        code = _print(report, out, environ, adoption)
+        if code != 0 and adoption:
+            print(adoption, file=out)
         codes.append(code)
     return min(codes, key=_WORST_FIRST.index)
 

@@ -47,9 +47,9 @@ def advice(verdict: str, check_ids: list[str]) -> str:
     return text + f" (`gate explain {named}` says how)"
 
 
-def render(report: Report, colour: bool = False, unjudged: bool = False) -> str:
+def render(report: Report, colour: bool = False, advise: bool = True) -> str:
     """Nothing for a pass; else the lines of every check that raised something, and advice
-    (none where the gate could not judge, `unjudged`: the caller says why, in one voice)."""
+    (unless `advise` is False: the caller says what to do instead, in one voice)."""
     if report.verdict == "pass":
         return ""
     lines: list[str] = []
@@ -60,6 +60,6 @@ def render(report: Report, colour: bool = False, unjudged: bool = False) -> str:
             raised.append(check.id)
             lines += rows
     tone = RED if report.verdict == "fail" else YELLOW
-    if not unjudged:
+    if advise:
         lines.append(paint(advice(report.verdict, raised), tone, colour))
     return "\n".join(lines) + "\n" if lines else ""
