@@ -17,6 +17,12 @@ def base_python() -> str:
     return shutil.which("python3") or shutil.which("python") or sys.executable
 
 
+def interpreter(version: str | None) -> str | None:
+    """`python3.12` on PATH for version "3.12", where there is one; None otherwise (the
+    project's CI names a Python this machine does not have: the default serves)."""
+    return shutil.which(f"python{version}") if version else None
+
+
 def create(path: str, python: str | None = None) -> str:
     """Create a virtual environment at `path` (no system site-packages); return its path."""
     interpreter = python or base_python()

@@ -66,3 +66,11 @@ def ci_variables(repo: str, base_sha: str) -> CiEnvironment:
     say."""
     with laid_out(repo, base_sha) as root:
         return ci_env.for_tests(root)
+
+
+def python_version(repo: str, base_sha: str) -> str | None:
+    """The Python version the base's tox environment or nox session names ("3.12"), where
+    its tests run through one."""
+    with laid_out(repo, base_sha) as root:
+        through = ci_env.tool(root)
+        return through.python if through else None

@@ -71,9 +71,9 @@ def _python(fn: ast.FunctionDef) -> str | None:
             if kw.arg in ("python", "py"):
                 value = kw.value
                 items = value.elts if isinstance(value, (ast.List, ast.Tuple)) else [value]
-                found = [e.value for e in items
-                         if isinstance(e, ast.Constant) and isinstance(e.value, str)]
-                return found[-1] if found else None
+                found = [e.value for e in items if isinstance(e, ast.Constant)
+                         and isinstance(e.value, str) and re.fullmatch(r"3\.\d+", e.value)]
+                return max(found, key=lambda v: int(v[2:])) if found else None
     return None
 
 

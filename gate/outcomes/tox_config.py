@@ -161,10 +161,11 @@ def _from_ini(parser: configparser.ConfigParser, wanted: tuple[str, ...]) -> Too
     passes = [p.strip() for line in chosen.lines("pass_env", "passenv")
               for p in re.split(r"[,\s]+", line) if p.strip()]
     deps = [w for line in chosen.lines("deps") for w in _words(line)]
+    named = re.fullmatch(r"python(3\.\d+)", chosen.raw("base_python", "basepython") or "")
     minor = next((f[3:] for f in sorted(chosen.factors) if re.fullmatch(r"py3\d+", f)), None)
     return ToolEnv("tox", chosen.name, {**_exported(chosen.name), **set_env},
                    (*TOX_PASSES, *passes), tuple(deps), _pytest_args(chosen.lines("commands")),
-                   f"3.{minor}" if minor else None)
+                   named.group(1) if named else f"3.{minor}" if minor else None)
 
 
 def _words(line: str) -> list[str]:

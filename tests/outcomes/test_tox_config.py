@@ -4,14 +4,17 @@ the judged commands get from it (`ci_env`, `detect`): tox's environment, not the
 The end-to-end runs are below the fast tests."""
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from helpers.gaterun import check, gate_report
+from helpers.gitrepo import Repo
 from helpers.pyproject_fixture import project
 
-from gate.outcomes import ci_env, detect, tox_config
+from gate.execution import venv
+from gate.outcomes import base_commands, ci_env, detect, tox_config
 
 TOX = """\
 [tox]
@@ -95,6 +98,16 @@ def test_the_environments_python_runs_pytest(tmp_path: Path) -> None:
                                           "--doctest-modules {posargs}\n"})
     env = tox_config.read(root)
     assert env is not None and env.pytest_args == ("--doctest-modules",)
+
+
+def test_the_python_tox_names_is_the_environments_where_this_machine_has_it(
+        tmp_path: Path) -> None:
+    here = f"{sys.version_info[0]}.{sys.version_info[1]}"
+    repo = Repo(tmp_path / "r")
+    base = repo.commit({"tox.ini": f"[testenv]\nbasepython = python{here}\ncommands = pytest\n"})
+    assert base_commands.python_version(str(repo.path), base) == here
+    assert venv.interpreter(here) is not None
+    assert venv.interpreter("3.999") is None  # named, absent here: the default serves
 
 
 def test_without_tox_in_the_test_step_the_runners_environment_is_whole(tmp_path: Path) -> None:
