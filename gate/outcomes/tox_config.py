@@ -133,8 +133,8 @@ def _env_names(parser: configparser.ConfigParser) -> list[str]:
     for key in ("env_list", "envlist"):
         if parser.has_option(core, key):
             listed = parser.get(core, key)
-    names = [n for item in re.split(r"[,\n]", listed) if item.strip()
-             for n in _expand(item.strip())]
+    items = re.split(r"\n|,(?![^{]*\})", listed)  # a comma inside `{a,b}` is the group's
+    names = [n for item in items if item.strip() for n in _expand(item.strip())]
     return names + [s.split(":", 1)[1] for s in parser.sections() if s.startswith("testenv:")]
 
 

@@ -87,6 +87,17 @@ def test_the_command_and_install_are_toxs(tmp_path: Path) -> None:
         " -e . -r requirements/tests.txt pytest")
 
 
+def test_generative_env_lists_keep_their_groups(tmp_path: Path) -> None:
+    """pytest-dev/pytest-repeat: `py{310,311}-pytest8, py39-pytest{5,6}`; the factor
+    chooses the deps."""
+    root = _written(tmp_path, {"tox.ini": "[tox]\nenvlist =\n  py{310,311}-pytest8, "
+                                          "py39-pytest{5,6}\n\n[testenv]\ncommands = pytest\n"
+                                          "deps =\n    pytest5: pytest~=5.4\n"
+                                          "    pytest8: pytest>=8\n"})
+    env = tox_config.read(root)
+    assert env is not None and (env.name, env.deps) == ("py310-pytest8", ("pytest>=8",))
+
+
 def test_factors_choose_the_lines(tmp_path: Path) -> None:
     root = _written(tmp_path, {"tox.ini": TOX})
     env = tox_config.read(root, ("py311",))
