@@ -4,6 +4,7 @@ the judged commands get from it (`ci_env`, `detect`): tox's environment, not the
 The end-to-end runs are below the fast tests."""
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -119,6 +120,13 @@ def test_the_python_tox_names_is_the_environments_where_this_machine_has_it(
     assert base_commands.python_version(str(repo.path), base) == here
     assert venv.interpreter(here) is not None
     assert venv.interpreter("3.999") is None  # named, absent here: the default serves
+    shim = tmp_path / "bin" / "python3.998"  # a pyenv shim of a version not selected
+    shim.parent.mkdir()
+    shim.write_text("#!/bin/sh\necho 'pyenv: python3.998: command not found' >&2\nexit 127\n")
+    shim.chmod(0o755)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PATH", f"{shim.parent}{os.pathsep}{os.environ['PATH']}")
+        assert venv.interpreter("3.998") is None
 
 
 def test_without_tox_in_the_test_step_the_runners_environment_is_whole(tmp_path: Path) -> None:
