@@ -31,9 +31,14 @@ class Settings:
 
 
 def _print(report: Report, out: TextIO, environ: Mapping[str, str],
-           waivable: bool = False) -> int:
-    out.write(terminal.render(report, terminal.wants_colour(out, environ), waivable))
+           adoption: str = "", waivable: bool = False) -> int:
+    """The report's lines, then one voice: where the gate could not judge, why; where the
+    change brings the gate's adoption (`adoption`: the words for it), how to commit or push
+    it, in place of the advice to resolve the lines (they are the adoption's). `waivable`:
+    the author's own allow comments count (`gate hook pre-commit`)."""
     why = judgeable.why_not(report)
+    out.write(terminal.render(report, terminal.wants_colour(out, environ),
+                              advise=why is None and not adoption, waivable=waivable))
     if why is not None:
         print(judgeable.said(why), file=out)
     out.flush()
@@ -50,11 +55,12 @@ def pre_commit(repo: str, out: TextIO, environ: Mapping[str, str],
         return 0
     report = runner.scan(runner.Options(base="HEAD", repo=root, staged=True,
                                         strict=settings.strict, own_allows=True))
-    code = _print(report, out, environ, waivable=True)
+    adoption = ADOPTION_COMMIT if brings_adoption(root, "HEAD", git.INDEX) else ""
+    code = _print(report, out, environ, adoption, waivable=True)
     if any(allow.OWN in f.message for c in report.checks for f in c.findings):
         print(OWN_ALLOWS, file=out)
-    if code != 0 and brings_adoption(root, "HEAD", git.INDEX):
-        print(ADOPTION_COMMIT, file=out)
+    if code != 0 and adoption:
+        print(adoption, file=out)
     return code
 
 
@@ -104,9 +110,11 @@ def pre_push(repo: str, remote: str | None, lines: Sequence[str], out: TextIO,
             progress.close()
         if report.isolation.warning:  # macOS, or no user namespaces: said, not fatal
             print(f"gate: warning: {report.isolation.warning}", file=out)
-        code = _print(report, out, environ)
-        if code != 0 and brings_adoption(root, r.base, r.head):
-            print(ADOPTION_PUSH.format(ref=r.ref), file=out)
+        adoption = (ADOPTION_PUSH.format(ref=r.ref) if brings_adoption(root, r.base, r.head)
+                    else "")
+        code = _print(report, out, environ, adoption)
+        if code != 0 and adoption:
+            print(adoption, file=out)
         codes.append(code)
     return min(codes, key=_WORST_FIRST.index)
 

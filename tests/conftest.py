@@ -19,6 +19,33 @@ _REAL_HOME = os.environ.get("HOME", "")
 _PROJECT = Path(__file__).resolve().parent.parent
 
 
+def _entries(home: str) -> set[str]:
+    try:
+        return set(os.listdir(home)) if home else set()
+    except OSError:
+        return set()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def home_of_the_session(tmp_path_factory: pytest.TempPathFactory) -> object:
+    """The whole test process gets a HOME of its own before any fixture runs (module-scoped
+    ones run before `isolated_git`: a judged command they start under `--isolation off`
+    wrote `~/.gate-attack` into the real home); and the session fails if the real home
+    gained an entry."""
+    before = _entries(_REAL_HOME)
+    home = tmp_path_factory.mktemp("session-home")
+    (home / ".gitconfig").write_text("[user]\n\tname = Test\n\temail = test@example.com\n"
+                                     "[init]\n\tdefaultBranch = main\n")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("HOME", str(home))
+        mp.setenv("XDG_CACHE_HOME", str(home / ".cache"))
+        mp.setenv("GIT_CONFIG_NOSYSTEM", "1")
+        mp.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
+        yield
+    added = _entries(_REAL_HOME) - before
+    assert not added, f"the tests wrote into the real home {_REAL_HOME}: {sorted(added)}"
+
+
 @pytest.fixture(autouse=True)
 def isolated_git(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """Git in tests sees no user or system config, and writes nothing to the real home."""

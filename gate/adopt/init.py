@@ -13,7 +13,15 @@ import sys
 from typing import Any
 
 from gate import toml
-from gate.adopt import git_hooks, hook_config, propose, release, toml_edit, workflow_file
+from gate.adopt import (
+    git_hooks,
+    hook_config,
+    propose,
+    release,
+    setup_steps,
+    toml_edit,
+    workflow_file,
+)
 from gate.errors import GateError
 from gate.execution import workspace
 
@@ -68,7 +76,7 @@ def _config_edit(root: str) -> Edit | None:
 
 def _workflow_edit(root: str, force: bool, shards: int | None) -> Edit | None:
     old = _read(root, workflow_file.PATH)
-    new = workflow_file.text(shards)
+    new = workflow_file.text(shards, setup_steps.text(root))
     if old == new:
         return None
     if old is not None and not force:

@@ -46,22 +46,24 @@ def check_shards(shards: int) -> None:
                         "without --shards, one job runs them all")
 
 
-def text(shards: int | None = None) -> str:
-    """The workflow; with `shards`, the matrix of shard jobs and the merge job."""
+def text(shards: int | None = None, setup: str = "") -> str:
+    """The workflow; with `shards`, the matrix of shard jobs and the merge job; `setup`: the
+    steps that set up what the project's install needs (`setup_steps.text`), after the
+    checkout."""
     if shards is not None:
-        return _sharded(shards)
+        return _sharded(shards, setup)
     comment = "# The gate judges each pull request on a clean checkout (written by `gate init`).\n"
     return _head(comment) + f"""\
   gate:
     runs-on: ubuntu-latest
     timeout-minutes: 30
 {_POSTING}    steps:
-{_CHECKOUT_STEP}      - id: gate
+{_CHECKOUT_STEP}{setup}      - id: gate
         uses: {_action()}
 """
 
 
-def _sharded(shards: int) -> str:
+def _sharded(shards: int, setup: str = "") -> str:
     check_shards(shards)
     numbers = ", ".join(str(i) for i in range(1, shards + 1))
     return _head(
@@ -78,7 +80,7 @@ def _sharded(shards: int) -> str:
     permissions:
       contents: read        # the checkout; a shard posts nothing
     steps:
-{_CHECKOUT_STEP}      - uses: {_action()}
+{_CHECKOUT_STEP}{setup}      - uses: {_action()}
         with:
           shard: ${{{{ matrix.shard }}}}/{shards}
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from gate.execution import hidden_paths
 from gate.execution.process import Completed
 from gate.models import CheckResult, Finding, Status
 
@@ -41,7 +42,7 @@ def command_outcome(done: Completed, timeout: float) -> tuple[Status, str]:
         if done.returncode == 1:  # python -m X, X not installed
             said = done.output.strip().rsplit(": ", 1)[-1]
             return "error", f"`{command}`: {said.lower()}: the install does not bring it"
-        return "error", f"`{command}`: command not found"
+        return "error", f"`{command}`: command not found" + hidden_paths.note(done.output)
     return "failed", f"`{command}` failed with exit {done.returncode}"
 
 

@@ -40,18 +40,19 @@ def _emit(report: Report, fmt: str, report_file: str | None,
         print(f"gate: warning: {report.isolation.warning}", file=sys.stderr)
     if report_file:
         _write_report(report, report_file)
-    sys.stdout.write(_renderer(fmt, progress)(report))
+    why = judgeable.why_not(report) if report.shard is None else None
+    sys.stdout.write(_renderer(fmt, progress, unjudged=why is not None)(report))
     # A shard's verdict belongs to the merge: a shard fails only when it could not judge.
     if report.shard is not None:
         return 0
-    why = judgeable.why_not(report)
     if why is not None:
         sys.stdout.flush()
         print(judgeable.said(why), file=sys.stderr)
     return judgeable.exit_for(report, quick=report.quick is not None)
 
 
-def _renderer(fmt: str, progress: runner.Progress) -> Callable[[Report], str]:
+def _renderer(fmt: str, progress: runner.Progress, *,
+              unjudged: bool = False) -> Callable[[Report], str]:
     if fmt == "github":
         from gate.report import github
         return github.render
@@ -64,7 +65,7 @@ def _renderer(fmt: str, progress: runner.Progress) -> Callable[[Report], str]:
     # The lines the progress printed where the report goes are not printed twice.
     shown = progress.shown if (isinstance(progress, live.PlainProgress)
                                and live.same_place(progress.stream, sys.stdout)) else set()
-    return functools.partial(text.render, colour=colour, shown=shown)
+    return functools.partial(text.render, colour=colour, shown=shown, unjudged=unjudged)
 
 
 def _raise_interrupt(signum: int, frame: FrameType | None) -> None:

@@ -148,7 +148,8 @@ def parser() -> argparse.ArgumentParser:
                      "place of the base's `max-attempts` (for the harness that starts it)")
     explain = sub.add_parser("explain", help="what a check means and how to resolve it")
     explain.add_argument("check_id", metavar="CHECK-ID",
-                         help="a built-in check's id, the name of a user check, or a user "
+                         help="a built-in check's id, the rule a finding ends with "
+                         "([not-run-at-head]), the name of a user check, or a user "
                          "check kind (lint, typecheck, build, other)")
     explain.add_argument("--repo", default=".", help="where to look up user checks: the "
                          "repository's config at HEAD (default: current dir)")

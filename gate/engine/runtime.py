@@ -303,8 +303,9 @@ def checks(change: Change, progress: Progress, boundary: isolation.Boundary,
     with workspace.temporary_root() as root:
         checkout = workspace.checkout(change.repo, change.head, os.path.join(root, "checkout"))
         # The environment is made while the cache is looked up (it needs nothing of it).
-        made = background.Background(functools.partial(sides.environment, root, checkout),
-                                     "gate-environment")
+        made = background.Background(functools.partial(
+            sides.environment, root, checkout, sides.python_of(change.repo, change.diff.base)),
+            "gate-environment")
         early: background.Background[base_run.BaseOutcomes | None] | None = None
         try:
             # The line first: once the base's work has started, the cache may fill.

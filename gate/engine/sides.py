@@ -13,6 +13,7 @@ from collections.abc import Callable
 from gate.engine import background
 from gate.engine.change import Change
 from gate.execution import fresh_environment, isolation, network, venv, workspace
+from gate.execution.environment import CiEnvironment
 from gate.execution.logs import Logs
 from gate.execution.run_workspace import Workspace
 from gate.outcomes import base_commands, base_run, detect, outcome_cache
@@ -22,13 +23,22 @@ from gate.shards import shares
 from gate.trials import selection
 
 
-def environment(root: str, checkout: str) -> str | None:
-    """A new virtual environment for a Python project (None: not one), beside `root`."""
-    return venv.create(workspace.environment_dir(root)) if detect.is_python(checkout) else None
+def environment(root: str, checkout: str, python: str | None = None) -> str | None:
+    """A new virtual environment for a Python project (None: not one), beside `root`, with
+    the interpreter `python` where given."""
+    return venv.create(workspace.environment_dir(root), python) if detect.is_python(
+        checkout) else None
 
 
 @functools.cache
-def ci_variables(repo: str, base_sha: str) -> dict[str, str]:
+def python_of(repo: str, base_sha: str) -> str | None:
+    """The interpreter of the Python the base's tox environment or nox session names, where
+    this machine has it (`python3.12` on PATH); None: the default."""
+    return venv.interpreter(base_commands.python_version(repo, base_sha))
+
+
+@functools.cache
+def ci_variables(repo: str, base_sha: str) -> CiEnvironment:
     """What the base's CI sets for its test job (`outcomes/ci_env.py`), read once a run."""
     return base_commands.ci_variables(repo, base_sha)
 
@@ -43,7 +53,8 @@ def fresh_workspace(change: Change, root: str, checkout: str, test_prefix: tuple
     for its tests."""
     return fresh_environment.workspace_for(
         root, checkout, change.config.timeout, test_prefix, boundary, logs, run_root,
-        trusted=trusted, venv=made or functools.partial(environment, root, checkout),
+        trusted=trusted, venv=made or functools.partial(
+            environment, root, checkout, python_of(change.repo, change.diff.base)),
         pin=go.workspace_pin, plugin_dir=pytest_runner.PLUGIN_DIR,
         ci=ci_variables(change.repo, change.diff.base))
 

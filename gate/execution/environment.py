@@ -1,6 +1,8 @@
 """The environment that commands from the head run in: no secrets, no git hook variables."""
 from __future__ import annotations
 
+import dataclasses
+import fnmatch
 import functools
 import os
 import re
@@ -174,3 +176,40 @@ def with_venv(env: Mapping[str, str], venv_dir: str) -> dict[str, str]:
 def _is_venv_bin(directory: str) -> bool:
     """A virtual environment's bin/ (the caller's own, say): its packages must not leak in."""
     return bool(directory) and os.path.isfile(os.path.join(directory, os.pardir, "pyvenv.cfg"))
+
+
+# The run's own: the gate sets them (its places, its virtual environment, its preloads and
+# report paths); a workflow's value would undo the boundary or the reading of outcomes.
+_HELD = frozenset({"PATH", "HOME", "TMPDIR", "TMP", "TEMP", "VIRTUAL_ENV", "PYTHONHOME",
+                   "LD_PRELOAD", "LD_LIBRARY_PATH", "PYTHONSTARTUP", "GOFLAGS", "GOPATH",
+                   "CARGO_HOME", "RUSTUP_HOME", "UV_CACHE_DIR", "UV_LINK_MODE",
+                   "PIP_CACHE_DIR", "NEXTEST_STATUS_LEVEL"})
+_HELD_PREFIXES = ("GATE_", "GITHUB_", "RUNNER_", "XDG_", "FAKETIME", "DONT_FAKE")
+
+
+def held_by_the_run(name: str) -> bool:
+    """A name the gate sets for the run, or a secret: no workflow's value for it counts."""
+    return name in _HELD or name.startswith(_HELD_PREFIXES) or is_secret(name)
+
+
+@dataclasses.dataclass(frozen=True)
+class CiEnvironment:
+    """What the project's CI gives its tests beyond a runner's environment: the variables it
+    sets (`values`) and, where its tests run through tox, the only names of the runner's
+    environment that reach them (`passes`: tox's patterns, case-insensitive, `PIP_*`; None:
+    every name, as a step's own command or nox sees them)."""
+    values: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    passes: tuple[str, ...] | None = None
+
+    def passing(self, env: Mapping[str, str]) -> dict[str, str]:
+        """The names of `env` that reach the tests: those that pass, and the run's own
+        (`held_by_the_run`)."""
+        if self.passes is None:
+            return dict(env)
+        patterns = [re.compile(fnmatch.translate(p), re.IGNORECASE) for p in self.passes]
+        return {k: v for k, v in env.items()
+                if held_by_the_run(k) or any(p.match(k) for p in patterns)}
+
+    def applied(self, env: Mapping[str, str]) -> dict[str, str]:
+        """`env` (the clean one) as the CI's tests see it: what passes, then the values."""
+        return {**self.passing(env), **self.values}

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from gate.execution import installer, isolation, workspace
 from gate.execution import venv as venvs
 from gate.execution.environment import (
+    CiEnvironment,
     clean_env,
     installer_caches,
     own_caches,
@@ -26,8 +27,9 @@ def workspace_for(root: str, checkout: str, timeout: float, test_prefix: tuple[s
                   run_root: str | None = None, *, trusted: bool = False,
                   venv: Callable[[], str | None],
                   pin: Callable[[str, Mapping[str, str]], Mapping[str, str]],
-                  plugin_dir: str, ci: Mapping[str, str]) -> Workspace:
-    """The clean environment with what the project's CI sets for its tests (`ci`), with the virtual
+                  plugin_dir: str, ci: CiEnvironment) -> Workspace:
+    """The clean environment as the project's CI gives it to its tests (`ci`: what it sets,
+    and under tox only what tox passes), with the virtual
     environment `venv()` makes (None: not a Python project) and `plugin_dir` on its path;
     `pin(checkout, env)`: variables that keep a toolchain to the checkout. Its temporary
     directory is the run's own, so what commands leave there goes with the run (whose root
@@ -36,7 +38,7 @@ def workspace_for(root: str, checkout: str, timeout: float, test_prefix: tuple[s
     scratch, tmp = os.path.join(root, "scratch"), os.path.join(root, "tmp")
     os.mkdir(scratch)
     os.mkdir(tmp)
-    env = {**clean_env(), **ci, "TMPDIR": tmp,
+    env = {**ci.applied(clean_env()), "TMPDIR": tmp,
            workspace.run_marker(run_root or root): "1"}  # killed when the run ends
     env.update(pin(checkout, env))
     fresh = venv()

@@ -17,6 +17,22 @@ def base_python() -> str:
     return shutil.which("python3") or shutil.which("python") or sys.executable
 
 
+def interpreter(version: str | None) -> str | None:
+    """`python3.12` on PATH for version "3.12", where there is one that runs (a pyenv shim
+    for a version not selected is on PATH and fails); None otherwise (the project's CI names
+    a Python this machine does not have: the default serves)."""
+    found = shutil.which(f"python{version}") if version else None
+    if found is None:
+        return None
+    try:
+        ran = subprocess.run([found, "-c", "import venv"], env=no_git_env(),
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             stdin=subprocess.DEVNULL, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return found if ran.returncode == 0 else None
+
+
 def create(path: str, python: str | None = None) -> str:
     """Create a virtual environment at `path` (no system site-packages); return its path."""
     interpreter = python or base_python()

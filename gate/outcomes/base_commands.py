@@ -17,6 +17,7 @@ import posixpath
 import tempfile
 from collections.abc import Iterator
 
+from gate.execution.environment import CiEnvironment
 from gate.outcomes import ci_env, detect
 from gate.vcs import git
 
@@ -59,8 +60,17 @@ def test_command(repo: str, base_sha: str, configured: str | None, checkout: str
         return detect.test_command(root) or detect.test_command(checkout)
 
 
-def ci_variables(repo: str, base_sha: str) -> dict[str, str]:
-    """What the base's own CI sets for its test job (`ci_env`): the judged commands of both
-    sides see it, whatever the head's workflows say."""
+def ci_variables(repo: str, base_sha: str) -> CiEnvironment:
+    """What the base's own CI gives its tests (`ci_env`: what its test job sets, what tox
+    passes and sets): the judged commands of both sides see it, whatever the head's files
+    say."""
     with laid_out(repo, base_sha) as root:
         return ci_env.for_tests(root)
+
+
+def python_version(repo: str, base_sha: str) -> str | None:
+    """The Python version the base's tox environment or nox session names ("3.12"), where
+    its tests run through one."""
+    with laid_out(repo, base_sha) as root:
+        through = ci_env.tool(root)
+        return through.python if through else None

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 
 from gate.execution import judged_files
 from gate.lang import pytest_config
-from gate.outcomes import pytest_command
+from gate.outcomes import ci_env, pytest_command
 
 _POSARGS = re.compile(r"\{posargs(?::([^}]*))?\}")
 _PREFIX = re.compile(r"^\s*(?:-\s+)?(?:run:|commands\s*=)?\s*")
@@ -51,11 +51,12 @@ def _directory(root: str, word: str) -> str | None:
 
 
 def named_dirs(root: str) -> tuple[str, ...]:
-    """The checkout's directories that the project's CI and tox name to pytest, in the order
-    first named."""
+    """The checkout's directories that the project's CI, tox and nox name to pytest, in the
+    order first named."""
     found: dict[str, None] = {}
+    through = ci_env.pytest_args(root)
     for line in _lines(root):
-        for args in pytest_command.invocations(line):
+        for args in [*pytest_command.invocations(line), list(through or ())]:
             for before, word in zip(["", *args], args, strict=False):
                 if word.startswith("-") or before in _TAKES_VALUE:
                     continue
@@ -77,3 +78,34 @@ def testpaths(root: str) -> tuple[str, ...]:
     if "testpaths" in config.options:
         return ()
     return named_dirs(root)
+
+
+# pytest's own options that say which tests run and how they are judged: kept from the
+# command the project's CI runs. Reporting, coverage, parallelism and stopping early
+# (`-v`, `--cov`, `-n`, `-x`) are the gate's to choose; a plugin's option would need the
+# plugin, which the detected install may lack; `-k` picks tests by name, a narrowing for
+# one step (the gate judges the suite).
+_KEPT = frozenset(("--doctest-modules", "--doctest-continue-on-failure",
+                   "--doctest-ignore-import-errors", "--strict-markers", "--strict-config",
+                   "--strict", "--runxfail", "--pyargs", "--noconftest"))
+_KEPT_WITH_VALUE = frozenset(("-p", "-m", "-W", "-o", "--override-ini", "--ignore",
+                              "--ignore-glob", "--deselect", "--doctest-glob", "--import-mode",
+                              "--pythonwarnings", "--doctest-report"))
+
+
+def options(root: str) -> tuple[str, ...]:
+    """The options of pytest's own that the project's CI gives it (its test step's pytest,
+    or its tox environment's or nox session's) and that say which tests run and how:
+    `--doctest-modules`, `-p`, `-m`, `--ignore`, ...; () where it gives none."""
+    args = iter(ci_env.pytest_args(root) or ())
+    kept: list[str] = []
+    for word in args:
+        name, eq, _ = word.partition("=")
+        if word in _KEPT_WITH_VALUE:
+            kept += [word, next(args, "")]
+        elif word in _KEPT or (eq and name in _KEPT_WITH_VALUE) or re.fullmatch(
+                r"-[pmW]\S+", word):
+            kept.append(word)
+        elif word in _TAKES_VALUE:
+            next(args, None)  # its value is no option
+    return tuple(w for w in kept if w)

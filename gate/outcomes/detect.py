@@ -9,7 +9,7 @@ import shlex
 
 from gate import toml
 from gate.execution import installer, judged_files
-from gate.outcomes import ci_paths, extras_for_tests
+from gate.outcomes import ci_env, ci_paths, extras_for_tests
 
 
 def _exists(root: str, *names: str) -> bool:
@@ -69,14 +69,30 @@ def _python_install(root: str) -> str:
     pip = installer.pip_install()
     requirements = sorted(os.path.basename(p)
                           for p in glob.glob(os.path.join(root, "requirements*.txt")))
+    deps = "".join(f" {shlex.quote(d)}" for d in _tool_deps(root))
     if _exists(root, "pyproject.toml", "setup.py"):
         target = "." if not wanted.extras else shlex.quote(f".[{','.join(wanted.extras)}]")
         grouped = [r for g in wanted.groups for r in _dependency_group(data, g) or []]
         if wanted.extras or grouped:
-            return " ".join([pip, "-e", target, *(shlex.quote(r) for r in grouped)])
+            return " ".join([pip, "-e", target, *(shlex.quote(r) for r in grouped)]) + deps
         reqs = "".join(f" -r {shlex.quote(r)}" for r in requirements)
-        return f"{pip} -e .{reqs} pytest"
-    return pip + "".join(f" -r {shlex.quote(r)}" for r in requirements) + " pytest"
+        return f"{pip} -e .{reqs}{deps} pytest"
+    return pip + "".join(f" -r {shlex.quote(r)}" for r in requirements) + deps + " pytest"
+
+
+def _tool_deps(root: str) -> tuple[str, ...]:
+    """What the tox environment or nox session that runs the tests installs beyond the
+    project (`-r requirements/tests.txt`, `pytest-asyncio`): the project itself (`.`,
+    `-e .[x]`), which the command installs anyway, left out."""
+    through = ci_env.tool(root)
+    words = list(through.deps if through else ())
+    out: list[str] = []
+    for i, word in enumerate(words):
+        if word in (".", "-e") or word.startswith((".[", "./", "-e.")) or (
+                i > 0 and words[i - 1] == "-e" and word.startswith(".")):
+            continue
+        out.append(word)
+    return tuple(out)
 
 
 def _name(requirement: str) -> str:
@@ -162,7 +178,8 @@ def test_command(root: str) -> str | None:
     gate can still append test files to it."""
     if is_python(root):
         dirs = ci_paths.testpaths(root)
-        return "python -m pytest" + (
+        kept = "".join(f" {shlex.quote(o)}" for o in ci_paths.options(root))
+        return "python -m pytest" + kept + (
             " -o " + shlex.quote("testpaths=" + " ".join(dirs)) if dirs else "")
     if _exists(root, "package.json"):
         try:

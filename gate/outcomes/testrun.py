@@ -7,7 +7,7 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from gate.execution import evidence_channel, process, reaper
+from gate.execution import evidence_channel, hidden_paths, process, reaper
 from gate.execution.run_workspace import Workspace
 from gate.outcomes import evidence
 from gate.outcomes import reading as results
@@ -61,7 +61,7 @@ class TestRun:
                     "or --timeout)" + (f", while running {self.running}" if self.running
                                        else ""))
         if c.not_found:
-            return "command not found"
+            return "command not found" + hidden_paths.note(c.output)
         if c.returncode != 0:
             if pytest_runner.gate_plugin_missing(c.output):
                 return (f"exit {c.returncode}: pytest could not import the gate's plugin; the "

@@ -4,8 +4,10 @@ seed: the test files in a seeded order, and the tests of each file in a seeded o
 file's module-scoped fixtures are still set up once.
 
 Loaded through PYTEST_PLUGINS=gate_order with this directory on PYTHONPATH; inert unless
-GATE_ORDER is `reversed` or `shuffled:SEED`. Standard library only: the gate is not installed
-where pytest runs."""
+GATE_ORDER is `reversed` or `shuffled:SEED`, and in a session a test starts (pytester, in
+process or not, `pytest.main`): the order is the judged command's, and a plugin's own tests
+that match an inner session's output line by line (pytest-dev/pytest-repeat) must see the
+order they asked for. Standard library only: the gate is not installed where pytest runs."""
 from __future__ import annotations
 
 import os
@@ -34,10 +36,19 @@ def _shuffled(items: list[Any], seed: int) -> list[Any]:
     return out
 
 
+def _own(config: Any) -> bool:
+    """The judged command's own session, or one of its xdist workers: the one that writes
+    the gate's report (GATE_JUNIT; gate_sessions takes it from a session a test starts in
+    process, and pytester runs without PYTEST_ADDOPTS, so without the report)."""
+    report = os.environ.get("GATE_JUNIT")
+    path = getattr(config.option, "xmlpath", None)
+    return not report or (bool(path) and str(path).startswith(report))
+
+
 @pytest.hookimpl(trylast=True)  # after every filter (the shard plugin, -k, deselection)
 # gate: allow harness -- the gate's own plugin, loaded in the gate's runs only
 def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
-    how = os.environ.get("GATE_ORDER", "")
+    how = os.environ.get("GATE_ORDER", "") if _own(config) else ""
     if how == "reversed":
         items.reverse()
     elif how.startswith("shuffled:") and how[len("shuffled:"):].isdigit():

@@ -52,9 +52,11 @@ def advice(verdict: str, check_ids: list[str], waivable_in: str | None = None) -
     return text + f" (`gate explain {named}` says how)"
 
 
-def render(report: Report, colour: bool = False, waivable: bool = False) -> str:
+def render(report: Report, colour: bool = False, advise: bool = True,
+           waivable: bool = False) -> str:
     """Nothing for a pass; else the lines of every check that raised something, and advice
-    (`waivable`: the author's own allow comments count, as at `gate hook pre-commit`)."""
+    (unless `advise` is False: the caller says what to do instead, in one voice; `waivable`:
+    the author's own allow comments count, as at `gate hook pre-commit`)."""
     if report.verdict == "pass":
         return ""
     lines: list[str] = []
@@ -67,5 +69,6 @@ def render(report: Report, colour: bool = False, waivable: bool = False) -> str:
     tone = RED if report.verdict == "fail" else YELLOW
     where = next((f.path for c in report.checks if c.id in allow.ALLOWABLE
                   for f in c.findings if f.severity != "notice"), None) if waivable else None
-    lines.append(paint(advice(report.verdict, raised, where), tone, colour))
-    return "\n".join(lines) + "\n"
+    if advise:
+        lines.append(paint(advice(report.verdict, raised, where), tone, colour))
+    return "\n".join(lines) + "\n" if lines else ""

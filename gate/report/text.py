@@ -26,10 +26,12 @@ def finding_line(check_id: str, finding: Finding, colour: bool = False) -> str:
     return f"{where}: {check_id}: {finding.message} [{finding.rule}]"
 
 
-def render(report: Report, colour: bool = False, shown: Collection[str] = ()) -> str:
+def render(report: Report, colour: bool = False, shown: Collection[str] = (),
+           unjudged: bool = False) -> str:
     """`shown`: the check lines the progress already printed to the same place, left out so
     that each check is printed once (a line that changed since, as the suite's does when the
-    baseline classifies its failures, is printed again)."""
+    baseline classifies its failures, is printed again). `unjudged`: the gate could not
+    judge the change (`engine/judgeable.py`): no verdict is printed, the caller says why."""
     lines = [f"gate: base {report.base[:12]}, head {report.head[:12]}",
              f"isolation: {report.isolation.level} ({report.isolation.detail})"]
     lines += [check_line(c, colour) for c in report.checks if check_line(c) not in shown]
@@ -43,7 +45,7 @@ def render(report: Report, colour: bool = False, shown: Collection[str] = ()) ->
         lines.append(f"--- {check.id} output (last lines) ---")
         lines.append(check.detail)
     lines.append("")
-    lines += closing(report, colour)
+    lines += closing(report, colour, unjudged)
     return "\n".join(lines) + "\n"
 
 
@@ -55,13 +57,17 @@ def _is_scan(report: Report) -> bool:
     return bool(report.checks) and report.checks[0].summary == words.NOT_RUN_BY_SCAN
 
 
-def closing(report: Report, colour: bool = False) -> list[str]:
+def closing(report: Report, colour: bool = False, unjudged: bool = False) -> list[str]:
     """The verdict and what to do next. A shard's own run gives no verdict (the merge does);
-    a scan's pass says what it did not look at."""
+    a scan's pass says what it did not look at; a run that could not judge gives none
+    either (one voice: never `verdict: fail` above `could not judge`)."""
     if report.shard is not None:
         index, total = report.shard.get("index"), report.shard.get("total")
         return [f"shard {index}/{total} done ({report.duration_s:.1f}s): `gate merge` of every "
                 "shard's report gives the verdict"]
+    if unjudged:
+        return [f"verdict: none: the gate could not judge this change ({report.duration_s:.1f}s;"
+                " exit 2, not the change's fail: why below)"]
     verdict = paint(report.verdict, _VERDICT_TONES[report.verdict], colour)
     lines = (told.closing(report) if report.quick is not None
              else [f"verdict: {verdict} ({report.duration_s:.1f}s)"])

@@ -173,11 +173,13 @@ def test_the_adoption_is_pushed_as_init_says_and_the_next_push_is_judged(
     commit = _run(["git", "commit", "-q", "-m", "adopt the gate"], repo.path)
     assert commit.returncode != 0
     assert "commit it once with `git commit --no-verify`" in commit.stdout + commit.stderr
+    assert "resolve the lines above" not in commit.stdout + commit.stderr
     repo.git("commit", "-q", "--no-verify", "-m", "adopt the gate")
     push = _run(["git", "push", "-q", "origin", "main"], repo.path)
     assert push.returncode != 0
     assert ("refs/heads/main brings the gate's adoption (its config or workflow, absent at the "
             "base): push that once with `git push --no-verify`") in push.stdout
+    assert "resolve the lines above" not in push.stdout  # one voice: how to push it
     assert _run(["git", "push", "-q", "--no-verify", "origin", "main"], repo.path).returncode == 0
     repo.commit({"notes.txt": "fine\n"})
     judged = _run(["git", "push", "-q", "origin", "main"], repo.path)

@@ -79,6 +79,19 @@ def test_a_suite_failing_alike_on_the_base_is_exit_2(
     assert "happens on the base too" in err
 
 
+def test_a_run_that_cannot_judge_prints_no_verdict_of_fail(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """One voice: before, the text report ended `verdict: fail` and the next line said the
+    gate could not judge the change (exit 2, not the change's fail)."""
+    repo, _, _ = make_change(tmp_path / "r", {"check.sh": 'echo "0 passed, 1 failed"; exit 1\n'},
+                             {"a.txt": "a\n"})
+    code, out, err = _run(repo, capsys, "--test", "sh check.sh", "--format", "text")
+    assert code == 2
+    assert "verdict: fail" not in out + err
+    assert "verdict: none: the gate could not judge this change" in out
+    assert "gate explain" not in out
+
+
 def test_a_suite_the_change_breaks_is_still_its_fail(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     repo, _, _ = make_change(tmp_path / "r", {"check.sh": 'echo "1 passed, 0 failed"\n'},
@@ -128,6 +141,7 @@ def test_the_push_hook_says_it_in_the_same_words_and_exits_2(tmp_path: Path) -> 
                           capture_output=True, text=True)
     assert done.returncode == 2, done.stdout + done.stderr
     assert SAID in done.stdout
+    assert "gate: fail" not in done.stdout  # one voice
     assert "set `install` and `test` in [tool.gate]" in done.stdout
 
 

@@ -19,6 +19,7 @@ from helpers.gitrepo import make_change
 
 from gate.errors import GateError
 from gate.execution import bwrap, isolation
+from gate.execution.environment import CiEnvironment
 from gate.vcs import git
 
 WORKS = next((p for p in map(bwrap.probe, bwrap.candidates()) if not p.error), None)
@@ -519,7 +520,8 @@ def test_the_heads_workspace_names_the_caches_it_may_not_warm(
         (root / "checkout").mkdir(parents=True)
         made[trusted] = workspace_for(str(root), str(root / "checkout"), 60, (), boundary,
                                       trusted=trusted, venv=lambda: None,
-                                      pin=lambda checkout, env: {}, plugin_dir="", ci={})
+                                      pin=lambda checkout, env: {}, plugin_dir="",
+                                      ci=CiEnvironment())
     head, base = made[False], made[True]
     assert (head.warms_caches, base.warms_caches) == (False, True)
     assert base.env["PIP_CACHE_DIR"] == str(user_cache)

@@ -58,15 +58,15 @@ def _laid_out(tmp_path: Path, workflows: dict[str, str]) -> str:
 
 def test_the_test_jobs_variables_layered_as_on_the_runner(tmp_path: Path) -> None:
     root = _laid_out(tmp_path, {"ci.yml": LINT_THEN_TEST})
-    assert ci_env.for_tests(root) == {
+    assert ci_env.for_tests(root).values == {
         "PYTHONWARNINGS": "error", "SHARED": "step", "FORCE_COLOR": "1", "STRICT": "true",
         "PYTEST_ADDOPTS": "--tb=short"}
 
 
 def test_no_workflow_or_no_test_job_sets_nothing(tmp_path: Path) -> None:
-    assert ci_env.for_tests(str(tmp_path)) == {}
+    assert ci_env.for_tests(str(tmp_path)).values == {}
     lint_only = LINT_THEN_TEST.split("  test:\n")[0]
-    assert ci_env.for_tests(_laid_out(tmp_path, {"ci.yml": lint_only})) == {}
+    assert ci_env.for_tests(_laid_out(tmp_path, {"ci.yml": lint_only})).values == {}
 
 
 def test_the_first_test_job_in_file_order(tmp_path: Path) -> None:
@@ -75,11 +75,11 @@ def test_the_first_test_job_in_file_order(tmp_path: Path) -> None:
     npm = ("jobs:\n  t:\n    env:\n      WHICH: npm\n    steps:\n"
            "      - run: npm run test -- --coverage\n")
     root = _laid_out(tmp_path, {"b-node.yaml": npm, "a-go.yml": go, "0-broken.yml": "jobs: [\n"})
-    assert ci_env.for_tests(root) == {"WHICH": "go"}
+    assert ci_env.for_tests(root).values == {"WHICH": "go"}
 
 
 def test_a_runners_name_inside_another_word_is_no_test_step(tmp_path: Path) -> None:
     docs = ("jobs:\n  docs:\n    env:\n      WHICH: docs\n    steps:\n"
             "      - run: mkdocs build --config pytest-docs.yml\n"
             "      - run: echo attest\n")
-    assert ci_env.for_tests(_laid_out(tmp_path, {"docs.yml": docs})) == {}
+    assert ci_env.for_tests(_laid_out(tmp_path, {"docs.yml": docs})).values == {}

@@ -89,9 +89,10 @@ def test_explain_rejects_an_unknown_check(capsys: pytest.CaptureFixture[str],
                                           tmp_path: Path) -> None:
     assert cli.main(["explain", "no-such-check", "--repo", str(tmp_path)]) == 2
     assert capsys.readouterr().err == (
-        "gate: error: no check called 'no-such-check': the checks are "
+        "gate: error: no check or rule called 'no-such-check': the checks are "
         f"{', '.join(registry.ORDER)}; the user check kinds are lint, typecheck, build, "
-        "other\n")
+        "other; a finding's line names its check before its message "
+        "(`path:line: CHECK-ID: message [rule]`)\n")
 
 
 def test_explain_knows_the_user_checks_of_the_repository(
@@ -107,7 +108,9 @@ def test_explain_knows_the_user_checks_of_the_repository(
     assert "Resolve: run `ruff check .` in your checkout" in out
     assert cli.main(["explain", "typos", "--repo", str(repo.path)]) == 2
     assert capsys.readouterr().err.endswith(
-        ", diff-policy, lint; the user check kinds are lint, typecheck, build, other\n")
+        ", diff-policy, lint; the user check kinds are lint, typecheck, build, other; a "
+        "finding's line names its check before its message "
+        "(`path:line: CHECK-ID: message [rule]`)\n")
 
 
 def test_every_exit_code_is_documented() -> None:

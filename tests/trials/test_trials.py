@@ -91,6 +91,39 @@ def test_the_order_plugin_reverses_and_shuffles_by_file(tmp_path: Path) -> None:
     assert _pytest_order(tmp_path, "shuffled:junk") == own
 
 
+INNER = """\
+pytest_plugins = ["pytester"]
+
+
+def test_inner_sessions_keep_their_order(pytester):
+    pytester.makepyfile("def test_1():\\n    pass\\n\\ndef test_2():\\n    pass\\n")
+    for run in (pytester.runpytest, pytester.runpytest_subprocess):
+        run("-v").stdout.fnmatch_lines(["*test_1 PASSED*", "*test_2 PASSED*"])
+
+
+def test_z():
+    pass
+"""
+
+
+def test_a_session_a_test_starts_keeps_the_order_it_asked_for(tmp_path: Path) -> None:
+    """pytest-dev/pytest-repeat d46b6ab: its tests match an inner session's lines in order;
+    reversed, they failed under the gate (an honest commit's fail). Only the command's own
+    session, the one that writes the gate's report, is reordered."""
+    (tmp_path / "test_inner.py").write_text(INNER)
+    report = tmp_path / "report.xml"
+    env = {**os.environ, "PYTHONPATH": pytest_runner.PLUGIN_DIR, "PYTEST_PLUGINS": order.PLUGIN,
+           "GATE_ORDER": "reversed", "GATE_JUNIT": str(report),
+           "PYTEST_ADDOPTS": f"--junitxml={report}"}
+    done = subprocess.run([sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider",
+                           "--rootdir", str(tmp_path), str(tmp_path)], cwd=tmp_path, env=env,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout
+    ran = [line.split("::")[1].split()[0] for line in done.stdout.splitlines()
+           if line.startswith("test_inner.py::")]
+    assert ran == ["test_z", "test_inner_sessions_keep_their_order"]  # the own: reversed
+
+
 # --- whole gate runs -------------------------------------------------------------------------
 
 PAIR = """\
