@@ -5,10 +5,9 @@ only), each is where its code says it is. Two things are sent, as `gate_fingerpr
 changes are (`harness` compares them with the base's run):
 
 - `claimed`: the implementation's code names a file that is not there, or that defines no
-  such function at that line, or (outside the checkout) a file whose module does not hold
-  its namespace: `compile()` takes any file name, and a plugin registered by package code
-  that calls itself `<rootdir>/conftest.py` was left out of the head's plugins as the
-  project's own conftest. That is tampering;
+  such function at that line: `compile()` takes any file name, and a plugin registered by
+  package code that calls itself `<rootdir>/conftest.py` was left out of the head's plugins
+  as the project's own conftest. That is tampering;
 - `package-hook`: an implementation whose code is a file of the checkout that is not one of
   its tests (a conftest or a test module): code under test that takes part in deciding the
   outcomes of its own tests.
@@ -19,7 +18,6 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 from typing import Any
 
 DECIDING = ("pytest_runtest_", "pytest_report_", "pytest_collection", "pytest_collect",
@@ -60,20 +58,6 @@ def _defines(code: Any) -> bool:
     return False
 
 
-def _at_home(function: Any, prefix: str) -> bool:
-    """Whether a function that claims a file outside the checkout (an installed plugin's, the
-    framework's) runs in the namespace of the module loaded from that file: code compiled
-    under pytest's file name and run in a namespace of its own claims a place it is not."""
-    file = os.path.realpath(function.__code__.co_filename)
-    if file.startswith(prefix):
-        return True  # the checkout's: conftests are imported under names pytest changes
-    space = getattr(function, "__globals__", None)
-    module = sys.modules.get(str((space or {}).get("__name__", "")))
-    path = getattr(module, "__file__", None)
-    return module is not None and vars(module) is space and path is not None and \
-        os.path.realpath(path) == file
-
-
 def _compiled_only(function: Any) -> bool:
     """A module imported from bytecode without its source (its code names where it was
     compiled): `gate_fingerprint` judges those."""
@@ -102,8 +86,7 @@ def anomalies(config: Any, root: str, sent: set[int]) -> list[dict[str, Any]]:
                 continue
             sent.add(id(function))
             file = str(code.co_filename)
-            if not (_defines(code) and _at_home(function, prefix)) and not _compiled_only(
-                    function):
+            if not _defines(code) and not _compiled_only(function):
                 out.append({"name": _name(function, hook), "what": "claimed", "file": file,
                             "line": code.co_firstlineno})
             elif os.path.realpath(file).startswith(prefix) and not _TEST.search(file):
