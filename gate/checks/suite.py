@@ -35,9 +35,9 @@ and the gate's other runs do not: the clock a year ahead, the checkout's files a
 (said with the run where it fails; `varied-run = false` turns it off). A test that fails there
 only, again when repeated under those conditions and not without them, is named with the
 condition that fails it: a time bomb, code right only while its file is new, or an honest test
-that a date or a file's age will break. Nothing else tells any run from the CI runner's own
-(the machine's host name, process ids past the machine's, no memory limit a process can see:
-[isolation.md](isolation.md#what-the-judged-code-can-still-observe-and-why-it-stays)).
+that a date or a file's age will break; one that hangs before anything is said while the usual
+runs pass cannot judge (the usual runs decide; `varied-run-hung` asks a person). Nothing else
+tells any run from the CI runner's own (docs/isolation.md).
 Side by side, with pytest and two cores or more, run 3 (and later runs) is cut
 by test file across the cores, each piece in a file system of its own: runs 1 and 2 stay whole,
 so that a test file the head adds meets the others in one session in two orders. A cut run
