@@ -43,7 +43,7 @@ def _candidates(ctx: DiffContext) -> list[ChangedFile]:
     return [
         f for f in ctx.files
         if f.status != "deleted" and not f.binary and not f.symlink and f.new_lines
-        and _may_hold(f) and not ctx.is_generated(f.path)
+        and _may_hold(f) and not ctx.is_foreign(f.path)
     ]
 
 

@@ -45,7 +45,7 @@ def _scanned(ctx: DiffContext) -> list[ChangedFile]:
         f for f in ctx.files
         if f.new_lines and not f.binary and not f.symlink and f.status != "deleted"
         and (_may_hold(f) or markers.language_of(f.path) == "python")
-        and not ctx.is_generated(f.path)
+        and not ctx.is_foreign(f.path)
     ]
 
 

@@ -5,7 +5,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from gate.engine.config import Config
-from gate.lang import generated, pytest_config, pytest_helpers, source, testfiles
+from gate.lang import generated, own_code, pytest_config, pytest_helpers, source, testfiles
 from gate.lang.lines import Source
 from gate.lang.pytest_config import PytestConfig
 from gate.vcs import attributes, git, moves
@@ -25,6 +25,9 @@ class DiffContext:
     _sources: dict[str, Source | None] = dataclasses.field(default_factory=dict)
     _moved: dict[int, moves.Moves] = dataclasses.field(default_factory=dict)
     _helpers: dict[str, pytest_helpers.Helper] | None = None
+    _own: own_code.OwnCode | None = None
+    _tracked: list[str] | None = None
+    _code_excludes: dict[own_code.Exclude, bool] = dataclasses.field(default_factory=dict)
 
     def read(self, ref: str, paths: Sequence[str]) -> dict[str, bytes | None]:
         """File contents at `ref` (None where absent); each blob is read from git once."""
@@ -78,6 +81,42 @@ class DiffContext:
         return (generated.is_generated(path)
                 or attributes.marked(rules, path, attributes.GENERATED)
                 or attributes.marked(rules, path, attributes.VENDORED))
+
+    def tool_excludes(self) -> own_code.OwnCode:
+        """What the BASE's tools leave out as someone else's code (`gate.lang.own_code`)."""
+        if self._own is None:
+            self._own = own_code.read(lambda paths: self.read(self.base, paths),
+                                      self._base_files())
+        return self._own
+
+    def is_foreign(self, path: str) -> bool:
+        """Not the project's own code, so not read for markers or escapes: made by a tool (by
+        its path), marked generated or vendored by the head's .gitattributes, or left out by
+        the base's linters (`own_code`). A test file is the project's own unless an exclude leaves
+        out more than tests with it (many a project does not lint its tests)."""
+        rules = self.attributes(self.head)
+        if (generated.is_built(path) or attributes.marked(rules, path, attributes.GENERATED)
+                or attributes.marked(rules, path, attributes.VENDORED)):
+            return True
+        own = self.tool_excludes()
+        if not own.is_foreign(path):
+            return False
+        hits = own.excluded_by(path)
+        return not hits or not self.is_test_file(path) or any(map(self._leaves_out_code, hits))
+
+    def _leaves_out_code(self, rule: own_code.Exclude) -> bool:
+        """Whether a base exclude leaves out code that is not tests: a package excluded
+        whole (vendored, tests and all), not a project that does not lint its tests."""
+        if rule not in self._code_excludes:
+            self._code_excludes[rule] = any(
+                own_code.is_code(p) and own_code.OwnCode((rule,)).excluded_by(p)
+                and not self.is_test_file(p) for p in self._base_files())
+        return self._code_excludes[rule]
+
+    def _base_files(self) -> list[str]:
+        if self._tracked is None:
+            self._tracked = git.ls_files(self.repo, self.base)
+        return self._tracked
 
     def is_vendored(self, path: str) -> bool:
         return (generated.is_vendored(path)
