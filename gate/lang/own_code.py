@@ -2,10 +2,11 @@
 
 A project says which of its files it does not write: its linters', type checkers' and
 pre-commit's `exclude`s (ruff, flake8, mypy, pyright, eslint, biome, pre-commit's top-level
-`exclude`) and Go's `vendor/` beside a `go.mod`. Those files are someone else's code (pip's
-`src/pip/_vendor/`) and are not read for markers or escapes. A folder's name decides only where
-no configured tool of the file's language says anything: a `vendor/` folder that the project's
-ruff lints is the project's own, one in a project with no linter is taken as vendored.
+`exclude`, `.prettierignore`) and Go's `vendor/` beside a `go.mod`. Those files are someone
+else's code, or code the project does not hold to its own rules (pip's `src/pip/_vendor/`,
+trpc's generated OpenAPI clients), and are not read for markers or escapes. A folder's name
+decides only where no linter of the file's language is configured: a `vendor/` folder that the
+project's ruff lints is the project's own, one in a project with no linter is vendored.
 
 Read from the BASE's configuration: a head that excludes its own code from its linters hides
 nothing from the gate (and check-config reports the wider exclude).
@@ -36,7 +37,7 @@ _ESLINT_FILES = (".eslintrc", ".eslintrc.json", ".eslintrc.js", ".eslintrc.cjs",
                  "eslint.config.ts", "eslint.config.mts")
 _FILES = ("pyproject.toml", "ruff.toml", ".ruff.toml", "setup.cfg", "tox.ini", ".flake8",
           "mypy.ini", ".mypy.ini", "pyrightconfig.json", ".pre-commit-config.yaml",
-          ".eslintignore", "biome.json", "biome.jsonc", "go.mod", *_ESLINT_FILES)
+          ".eslintignore", ".prettierignore", "biome.json", "biome.jsonc", "go.mod", *_ESLINT_FILES)
 # The hooks of pre-commit that lint a language's files.
 _HOOKS = {"ruff": "ruff", "ruff-check": "ruff", "flake8": "flake8", "eslint": "eslint",
           "biome-check": "biome", "biome-lint": "biome", "biome-ci": "biome"}
@@ -50,7 +51,7 @@ _STRING = re.compile(r"""(['"`])((?:(?!\1).)+)\1""")
 
 @dataclasses.dataclass(frozen=True)
 class Exclude:
-    tool: str  # "ruff", "flake8", "mypy", "pyright", "eslint", "biome", "pre-commit"
+    tool: str  # "ruff", "flake8", "mypy", "pyright", "eslint", "biome", "prettier", "pre-commit"
     source: str  # the config file that says it, e.g. "pyproject.toml"
     pattern: str  # as written
     matches: re.Pattern[str]  # on a path or one of its parent folders (globs), or searched (regex)
@@ -61,7 +62,6 @@ class Exclude:
 class OwnCode:
     excludes: tuple[Exclude, ...] = ()
     linters: frozenset[str] = frozenset()  # the linters the project configures
-    hooked: frozenset[str] = frozenset()  # those of them its pre-commit config runs
     go_modules: tuple[str, ...] = ()  # folders holding a go.mod
 
     def excluded_by(self, path: str) -> list[Exclude]:
@@ -72,21 +72,16 @@ class OwnCode:
                 if (rule.matches.search(path) if rule.search
                     else any(rule.matches.fullmatch(p) for p in prefixes))]
 
-    def reads(self, linter: str, path: str, hits: set[str]) -> bool:
-        """Whether the configured `linter` reads `path`, given the tools that exclude it."""
-        return (_LINTS[linter] == _language(path) and linter not in hits
-                and not (linter in self.hooked and "pre-commit" in hits))
-
     def is_foreign(self, path: str) -> bool:
-        """Someone else's code: under Go's `vendor/`, or left out by the project's tools and
-        read by none of its linters; where no tool says anything, under a folder named as
-        vendored (`vendor`, `third_party`, `node_modules`)."""
-        if self._go_vendored(path):
+        """Someone else's code: under Go's `vendor/`, or left out by one of the project's tools
+        (it is not held to the project's own rules there); where no tool says anything and no
+        linter of the file's language is configured, under a folder named as vendored
+        (`vendor`, `third_party`, `node_modules`)."""
+        if self._go_vendored(path) or self.excluded_by(path):
             return True
-        hits = {rule.tool for rule in self.excluded_by(path)}
-        if any(self.reads(linter, path, hits) for linter in self.linters):
+        if any(_LINTS[linter] == _language(path) for linter in self.linters):
             return False
-        return bool(hits) or any(part in VENDORED_NAMES for part in path.split("/")[:-1])
+        return any(part in VENDORED_NAMES for part in path.split("/")[:-1])
 
     def _go_vendored(self, path: str) -> bool:
         return any(path.startswith(posixpath.join(root, "vendor") + "/" if root else "vendor/")
@@ -159,7 +154,6 @@ class _Reading:
         self.texts = texts
         self.excludes: list[Exclude] = []
         self.linters: set[str] = set()
-        self.hooked: set[str] = set()
 
     def pyproject(self) -> None:
         try:
@@ -225,6 +219,9 @@ class _Reading:
         if ".eslintignore" in self.texts:
             self.excludes += _globs("eslint", ".eslintignore",
                                     self.texts[".eslintignore"].splitlines())
+        if ".prettierignore" in self.texts:  # a formatter's: what the project does not write
+            self.excludes += _globs("prettier", ".prettierignore",
+                                    self.texts[".prettierignore"].splitlines())
         for name in _ESLINT_FILES:
             text = self.texts.get(name)
             if text is None:
@@ -251,7 +248,6 @@ class _Reading:
                 linter = _HOOKS.get(str(hook.get("id"))) if isinstance(hook, dict) else None
                 if linter:
                     self.linters.add(linter)
-                    self.hooked.add(linter)
 
 
 def _json(text: str | None) -> dict[str, object] | None:
@@ -278,5 +274,4 @@ def read(reader: Reader, tracked: Sequence[str] = ()) -> OwnCode:
     reading.eslint()
     reading.pre_commit()
     roots = tuple(posixpath.dirname(p) for p in go_mods if p in texts)
-    return OwnCode(tuple(reading.excludes), frozenset(reading.linters),
-                   frozenset(reading.hooked), roots)
+    return OwnCode(tuple(reading.excludes), frozenset(reading.linters), roots)
