@@ -27,6 +27,7 @@ class DiffContext:
     _helpers: dict[str, pytest_helpers.Helper] | None = None
     _own: own_code.OwnCode | None = None
     _tracked: list[str] | None = None
+    _pytest_configs: dict[str, PytestConfig] = dataclasses.field(default_factory=dict)
     _code_excludes: dict[own_code.Exclude, bool] = dataclasses.field(default_factory=dict)
 
     def read(self, ref: str, paths: Sequence[str]) -> dict[str, bytes | None]:
@@ -66,7 +67,10 @@ class DiffContext:
         return {n: text for n, text in f.removed.items() if n not in gone}
 
     def pytest_config(self, ref: str) -> PytestConfig:
-        return pytest_config.find(lambda paths: self.read(ref, paths))
+        """The pytest config at `ref`, read once."""
+        if ref not in self._pytest_configs:
+            self._pytest_configs[ref] = pytest_config.find(lambda paths: self.read(ref, paths))
+        return self._pytest_configs[ref]
 
     def attributes(self, ref: str) -> tuple[attributes.Rule, ...]:
         """The generated and vendored marks of the root .gitattributes at `ref`."""
