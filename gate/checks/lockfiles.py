@@ -211,6 +211,10 @@ def _own_toml(entry: object) -> bool:
 def _without_own(name: str, text: str) -> object:
     """The lockfile without the project's own entries: every package locked from elsewhere,
     with its version, source and hashes."""
+    if name == "pnpm-lock.yaml":  # its `importers` are the workspace's own packages
+        data = YAML(typ="safe").load(io.StringIO(text))
+        return {k: v for k, v in data.items() if k != "importers"} if isinstance(
+            data, dict) else data
     if name in ("package-lock.json", "npm-shrinkwrap.json"):
         data = json.loads(text)
         packages = data.get("packages") if isinstance(data, dict) else None
@@ -228,11 +232,12 @@ def own_entries_only(name: str, old: str | None, new: str | None) -> bool:
     package locked from elsewhere is as it was, its source and hashes too, so no new code is
     installed."""
     if old is None or new is None or old == new or name not in (
-            "package-lock.json", "npm-shrinkwrap.json", "Cargo.lock", "uv.lock", "pdm.lock"):
+            "package-lock.json", "npm-shrinkwrap.json", "Cargo.lock", "uv.lock", "pdm.lock",
+            "pnpm-lock.yaml"):
         return False
     try:
         return bool(_without_own(name, old) == _without_own(name, new))
-    except (ValueError, TypeError, AttributeError):
+    except (ValueError, TypeError, AttributeError, YAMLError):
         return False
 
 
