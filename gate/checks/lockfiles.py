@@ -26,7 +26,8 @@ work may add or upgrade a dependency on the way, and lockfile diffs are long eno
 reads them. A lockfile whose only change is the version of the project's own packages (its
 release bump) is not flagged; one whose only change is in the project's own entries (what its
 packages and groups depend on), every package locked from elsewhere as it was with its source and
-hashes, is a notice. Resolve it by checking that each dependency change was intended
+hashes, is a notice (pnpm's `importers`, the workspace's own packages and their links, are such
+entries). Resolve it by checking that each dependency change was intended
 and is trustworthy, and regenerating the lockfile with the project's own tool if it was edited
 by hand."""
 

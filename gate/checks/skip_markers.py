@@ -20,7 +20,9 @@ Flags skip, xfail, focus and todo markers on lines the change adds, per framewor
 unittest, Jest, Vitest, Mocha, Jasmine, AVA and node:test, Go, Rust, JUnit and RSpec. A skipped or
 xfailed test is a failing test that no longer fails the suite, and a focused test (`it.only`,
 `fit`) silently turns off every other test: a reviewer must see each one. Markers inside strings,
-docstrings and comments, in generated or vendored files, and markers the base already had on the
+docstrings and comments, in generated files or code the project's own tools leave out as
+someone else's (its linters' and pre-commit's `exclude`, `.gitattributes`), and markers the base
+already had on the
 same test or statement (as a parser reads it: re-aligned by a formatter, wrapped in a new block
 or `describe`, moved with their test, a test file split into a package) are not flagged; the
 same marker whose condition was edited is a notice. To resolve: fix the test instead,
