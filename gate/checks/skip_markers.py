@@ -22,10 +22,13 @@ xfailed test is a failing test that no longer fails the suite, and a focused tes
 `fit`) silently turns off every other test: a reviewer must see each one. Markers inside strings,
 docstrings and comments, in generated files or code the project's own tools leave out as
 someone else's (its linters' and pre-commit's `exclude`, `.gitattributes`), and markers the base
-already had on the
-same test or statement (as a parser reads it: re-aligned by a formatter, wrapped in a new block
-or `describe`, moved with their test, a test file split into a package) are not flagged; the
-same marker whose condition was edited is a notice. To resolve: fix the test instead,
+already had on the same test or statement (as a parser reads it: re-aligned by a formatter,
+wrapped in a new block or `describe`, moved with their test, a test file split into a package)
+are not flagged; the same marker whose condition was edited is a notice. A conditional skip
+(`skipif`, `importorskip`, `skipIf`, `skipUnless`) on a test the base did not have is judged by
+whether it skipped: a notice in the diff (`gate scan` does not run it), and in `gate run` a new
+test the runs skipped is a finding that says what was missing. An unconditional skip, or a
+skip added to an existing test, stays a finding. To resolve: fix the test instead,
 or keep the marker with a comment on its line or the line above,
 `gate: allow skip-markers -- <reason, e.g. an issue link>`, which turns the finding into a notice
 that a reviewer reads."""
@@ -126,6 +129,8 @@ def _by_definition(ctx: DiffContext, changed: ChangedFile, head: _Side) -> list[
     for number, marker, anchor in ours:  # lines left as they were hold the same markers
         if number not in added and pool.get((marker.id, anchor)):
             pool[(marker.id, anchor)].pop(0)
+    known = ({_test_of(base_anchors.at(n)) for n in range(1, base.text.count("\n") + 2)}
+             if base is not None and base_anchors is not None else set())
     own = {text.strip() for text in changed.removed.values()}
     fresh = ctx.fresh_lines(changed, context=1)
     findings = []
@@ -145,8 +150,39 @@ def _by_definition(ctx: DiffContext, changed: ChangedFile, head: _Side) -> list[
                     message=f"`{marker.id}` on the same test, its condition or arguments "
                     f"changed (strings aside): `{old}` -> `{said}`; not a new marker"))
         elif number in fresh or added[number].strip() in own:  # not from another file
-            findings.append(_finding(changed.path, number, marker))
+            words = head_anchors.words(number)
+            if marker.id in _CONDITIONAL and not _ALWAYS.search(words) and _on_new_test(
+                    anchor, known, had_base):
+                findings.append(_conditional(changed.path, number, marker))
+            else:
+                findings.append(_finding(changed.path, number, marker))
     return findings
+
+
+# Markers that skip only where their condition holds (a missing module, platform, backend).
+_CONDITIONAL = frozenset({"pytest.mark.skipif", "pytest.importorskip", "unittest.skipIf",
+                          "unittest.skipUnless"})
+_DEFINITION = re.compile(r"^(?:Async)?(?:Function|Class)Def (\w+)$")
+
+
+def _test_of(anchor: Anchor) -> tuple[str, ...]:
+    """The definitions a marker belongs to: its own (a decorator's), else those it lies in;
+    () for the whole file."""
+    own = _DEFINITION.match(anchor.statement)
+    return (*anchor.scope, own.group(1)) if own else anchor.scope
+
+
+def _on_new_test(anchor: Anchor, known: set[tuple[str, ...]], had_base: bool) -> bool:
+    """Whether the marker is on a test the base did not have (a new file, for a module's)."""
+    test = _test_of(anchor)
+    return not had_base if not test else test not in known
+
+
+def _conditional(path: str, number: int, marker: markers.Marker) -> Finding:
+    return Finding(path, number, marker.id, f"`{marker.id}` on a new test: it skips only where "
+                   "its condition holds (a module, platform or service missing). `gate scan` "
+                   "does not run it; `gate run` reports it if it skipped in the judged runs",
+                   severity="notice", end_line=number)
 
 
 def _file_findings(ctx: DiffContext, changed: ChangedFile) -> list[Finding]:
