@@ -1,6 +1,8 @@
 """escapes: new type and lint escapes on added lines, in comments or code, never in strings."""
 from __future__ import annotations
 
+import re
+
 from gate.checks import allow
 from gate.checks.common import from_findings
 from gate.engine.context import DiffContext
@@ -30,7 +32,8 @@ at what it would have said, and an agent reaches for one when it cannot make the
 honestly. Resolve it by fixing the underlying error, or keep the escape, narrow it to one error
 code, and add `gate: allow escapes -- <why the checker is wrong here>` on its line or the line
 above. An allow comment without a reason is itself flagged here. A coverage pragma in a test file
-(a stub's body that never runs) hides none of the code's lines: not flagged."""
+(a stub's body that never runs) hides none of the code's lines, and a `@ts-expect-error` in a
+type test (`*.test-d.ts`, tsd's `test-d/`) is its assertion: not flagged."""
 
 
 def _may_hold(f: ChangedFile) -> bool:
@@ -130,10 +133,17 @@ def _scan(path: str, split: Source | None, added: dict[int, str],
     return findings
 
 
+# Type tests (vitest's `*.test-d.ts`, tsd's `test-d/`): a `@ts-expect-error` there is the
+# assertion that a call does not type-check, not an error silenced.
+_TYPE_TESTS = re.compile(r"(?:^|/)(?:[^/]+\.(?:test|spec)-d\.[cm]?tsx?|test-d/[^/]+\.[cm]?tsx?)$")
+
+
 def _rows(path: str, in_tests: bool) -> tuple[EscapePattern, ...]:
     rows = escape_patterns.rows_for(path)
     if in_tests:  # a test's own lines left out of coverage hide nothing of the code's
         rows = tuple(row for row in rows if row.silences != escape_patterns.COVERAGE)
+    if _TYPE_TESTS.search(path):
+        rows = tuple(row for row in rows if row.rule != "@ts-expect-error")
     return rows
 
 

@@ -311,3 +311,13 @@ def test_a_test_file_the_linter_leaves_out_is_still_the_projects(tmp_path: Path)
             "ext/tests/test_lib.py": "def test_a():\n    x = f()  # type: ignore\n"}
     # `tests` leaves out only tests: the project does not lint them; `ext` is a package whole
     assert _found(_run(tmp_path, config, head)) == [("tests/test_a.py", 2, "type: ignore")]
+
+
+def test_ts_expect_error_in_a_type_test_is_the_assertion(tmp_path: Path) -> None:
+    """vitest's `*.test-d.ts` and tsd's `test-d/`: the expected error is what the test asserts;
+    elsewhere, and `as any` in a type test, stay escapes."""
+    line = "// @ts-expect-error\nexpectTypeOf(f(1)).toEqualTypeOf<string>();\nconst a = b as any;\n"
+    head = {"src/api.test-d.ts": line, "test-d/index.ts": line, "src/api.test.ts": line}
+    assert _found(_run(tmp_path, {"x.txt": "x\n"}, head)) == [
+        ("src/api.test-d.ts", 3, "as any"), ("src/api.test.ts", 1, "@ts-expect-error"),
+        ("src/api.test.ts", 3, "as any"), ("test-d/index.ts", 3, "as any")]
