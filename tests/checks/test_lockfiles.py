@@ -193,3 +193,15 @@ def test_a_pnpm_lockfile_changed_in_its_workspace_links_only_is_a_notice(
     tampered = PNPM_WORKSPACE.replace("sha512-AAAA", "sha512-BBBB")  # same version, other code
     assert severities(_run(tmp_path / "2", {"pnpm-lock.yaml": PNPM_WORKSPACE},
                            {"pnpm-lock.yaml": tampered})) == [("pnpm-lock.yaml", "warning")]
+
+
+def test_a_lockfile_the_change_stops_ignoring_and_adds_is_a_notice(tmp_path: Path) -> None:
+    """The project starts keeping its lockfile: the base's .gitignore named it, the change
+    takes that line out and adds the file. One the base did not ignore stays a warning."""
+    lock = _toml_lock({"attrs": "24.2.0"})
+    base = {".gitignore": "uv.lock\n__pycache__/\n", "pyproject.toml": "[project]\nname='a'\n"}
+    result = _run(tmp_path, base, {".gitignore": "__pycache__/\n", "uv.lock": lock})
+    assert [(f.path, f.severity) for f in result.findings] == [("uv.lock", "notice")]
+    assert "takes it out of the base's .gitignore (.gitignore:1)" in result.findings[0].message
+    kept = _run(tmp_path / "2", {**base, ".gitignore": "__pycache__/\n"}, {"uv.lock": lock})
+    assert [(f.path, f.severity) for f in kept.findings] == [("uv.lock", "warning")]
