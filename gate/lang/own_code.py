@@ -206,6 +206,7 @@ class _Reading:
                 continue
             if name.startswith("biome"):
                 self.linters.add("biome")
+                self.excludes += _globs("biome", name, ["node_modules"])  # biome's own default
                 files = data.get("files")
                 if isinstance(files, dict):
                     ignored = [*_list(files.get("ignore")),
@@ -227,6 +228,7 @@ class _Reading:
             if text is None:
                 continue
             self.linters.add("eslint")
+            self.excludes += _globs("eslint", name, ["node_modules"])  # eslint's own default
             for block in re.finditer(r"(?:ignores|ignorePatterns|globalIgnores\()\s*:?\s*\[(.*?)\]",
                                      text, re.DOTALL):
                 self.excludes += _globs("eslint", name,

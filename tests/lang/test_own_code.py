@@ -74,3 +74,8 @@ def test_an_eslint_config_lints_a_vendor_folder_it_does_not_ignore() -> None:
     files = {"eslint.config.js": "export default [{ ignores: ['**/dist'] }];\n"}
     assert not _read(files).is_foreign("src/vendor/a.ts")
     assert _read(files).is_foreign("packages/x/dist/a.ts")
+
+
+def test_eslint_leaves_out_node_modules_as_it_does_by_default() -> None:
+    assert _read({"eslint.config.js": "export default [];\n"}).is_foreign(
+        "node_modules/left-pad/index.js")
