@@ -20,9 +20,11 @@ from typing import Any
 GATE = [sys.executable, "-m", "gate"]
 
 
-def commits(clone: Path, count: int) -> list[str]:
-    """The last `count` first-parent commits of HEAD that have a parent."""
-    out = subprocess.run(["git", "-C", str(clone), "rev-list", "--first-parent", "--no-merges",
+def commits(clone: Path, count: int, merges: bool = False) -> list[str]:
+    """The last `count` first-parent commits of HEAD that have a parent (merges too with
+    `merges`: a pull request's merge is then judged against its first parent)."""
+    out = subprocess.run(["git", "-C", str(clone), "rev-list", "--first-parent",
+                          *([] if merges else ["--no-merges"]),
                           f"--max-count={count}", "HEAD"], capture_output=True, text=True,
                          check=True).stdout.split()
     return [c for c in out if _has_parent(clone, c)]
@@ -48,13 +50,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("clone", type=Path)
     parser.add_argument("--commits", type=int, default=100)
+    parser.add_argument("--merges", action="store_true",
+                        help="include first-parent merges (base: the first parent)")
     parser.add_argument("--out", type=Path, help="the findings as JSON lines (default: stdout)")
     args = parser.parse_args(argv)
     clone = args.clone.resolve()
     name = clone.name
     rows: list[dict[str, Any]] = []
     verdicts: collections.Counter[str] = collections.Counter()
-    picked = commits(clone, args.commits)
+    picked = commits(clone, args.commits, args.merges)
     for commit in picked:
         verdict, found = scan(clone, commit)
         verdicts[verdict.split(":")[0]] += 1

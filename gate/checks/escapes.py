@@ -1,6 +1,8 @@
 """escapes: new type and lint escapes on added lines, in comments or code, never in strings."""
 from __future__ import annotations
 
+import re
+
 from gate.checks import allow
 from gate.checks.common import from_findings
 from gate.engine.context import DiffContext
@@ -33,7 +35,8 @@ error code, is a person's to approve on the pull request.
 An allow comment (`# gate: allow escapes -- <why>`, `//` in a .ts, .go or .rs file) counts only
 once a person has merged it: one the change writes lowers nothing, and one without a reason is
 flagged here. A coverage pragma in a test file (a stub's body that never runs) hides none of the
-code's lines: not flagged."""
+code's lines, and a `@ts-expect-error` in a type test (`*.test-d.ts`, tsd's `test-d/`) is its
+assertion: not flagged."""
 
 
 def _may_hold(f: ChangedFile) -> bool:
@@ -46,7 +49,7 @@ def _candidates(ctx: DiffContext) -> list[ChangedFile]:
     return [
         f for f in ctx.files
         if f.status != "deleted" and not f.binary and not f.symlink and f.new_lines
-        and _may_hold(f) and not ctx.is_generated(f.path)
+        and _may_hold(f) and not ctx.is_foreign(f.path)
     ]
 
 
@@ -133,10 +136,17 @@ def _scan(path: str, split: Source | None, added: dict[int, str],
     return findings
 
 
+# Type tests (vitest's `*.test-d.ts`, tsd's `test-d/`): a `@ts-expect-error` there is the
+# assertion that a call does not type-check, not an error silenced.
+_TYPE_TESTS = re.compile(r"(?:^|/)(?:[^/]+\.(?:test|spec)-d\.[cm]?tsx?|test-d/[^/]+\.[cm]?tsx?)$")
+
+
 def _rows(path: str, in_tests: bool) -> tuple[EscapePattern, ...]:
     rows = escape_patterns.rows_for(path)
     if in_tests:  # a test's own lines left out of coverage hide nothing of the code's
         rows = tuple(row for row in rows if row.silences != escape_patterns.COVERAGE)
+    if _TYPE_TESTS.search(path):
+        rows = tuple(row for row in rows if row.rule != "@ts-expect-error")
     return rows
 
 

@@ -14,6 +14,7 @@ from gate import toml
 from gate.checks.common import from_findings
 from gate.engine.context import DiffContext
 from gate.models import CheckResult, Finding
+from gate.vcs import git, ignore
 from gate.vcs.diff import ChangedFile
 
 ID = "lockfiles"
@@ -26,9 +27,11 @@ work may add or upgrade a dependency on the way, and lockfile diffs are long eno
 reads them. A lockfile whose only change is the version of the project's own packages (its
 release bump) is not flagged; one whose only change is in the project's own entries (what its
 packages and groups depend on), every package locked from elsewhere as it was with its source and
-hashes, is a notice. Resolve it by checking that each dependency change was intended
-and is trustworthy, and regenerating the lockfile with the project's own tool if it was edited
-by hand."""
+hashes, is a notice (pnpm's `importers`, the workspace's own packages and their links, are such
+entries), and so is one the change adds while taking it out of the base's `.gitignore` (the
+project starts keeping its lockfile). Resolve it by checking that each dependency change was
+intended and is trustworthy, and regenerating the lockfile with the project's own tool if it
+was edited by hand."""
 
 Packages = dict[str, set[str]]  # name -> versions (a name can be locked at several versions)
 LIMIT = 20
@@ -211,6 +214,10 @@ def _own_toml(entry: object) -> bool:
 def _without_own(name: str, text: str) -> object:
     """The lockfile without the project's own entries: every package locked from elsewhere,
     with its version, source and hashes."""
+    if name == "pnpm-lock.yaml":  # its `importers` are the workspace's own packages
+        data = YAML(typ="safe").load(io.StringIO(text))
+        return {k: v for k, v in data.items() if k != "importers"} if isinstance(
+            data, dict) else data
     if name in ("package-lock.json", "npm-shrinkwrap.json"):
         data = json.loads(text)
         packages = data.get("packages") if isinstance(data, dict) else None
@@ -228,11 +235,12 @@ def own_entries_only(name: str, old: str | None, new: str | None) -> bool:
     package locked from elsewhere is as it was, its source and hashes too, so no new code is
     installed."""
     if old is None or new is None or old == new or name not in (
-            "package-lock.json", "npm-shrinkwrap.json", "Cargo.lock", "uv.lock", "pdm.lock"):
+            "package-lock.json", "npm-shrinkwrap.json", "Cargo.lock", "uv.lock", "pdm.lock",
+            "pnpm-lock.yaml"):
         return False
     try:
         return bool(_without_own(name, old) == _without_own(name, new))
-    except (ValueError, TypeError, AttributeError):
+    except (ValueError, TypeError, AttributeError, YAMLError):
         return False
 
 
@@ -251,6 +259,15 @@ def own_version_only(name: str, old: str | None, new: str | None) -> bool:
     return False
 
 
+def _unignored(ctx: DiffContext, added: list[str]) -> dict[str, ignore.Match]:
+    """Lockfiles the change adds that the base's .gitignore ignored and the head's does not."""
+    if not added:
+        return {}
+    before = ignore.ignored(ctx.repo, ctx.base, git.ls_files(ctx.repo, ctx.base), added)
+    after = ignore.ignored(ctx.repo, ctx.head, git.ls_files(ctx.repo, ctx.head), added)
+    return {p: m for p, m in before.items() if p not in after}
+
+
 def _decode(blob: bytes | None) -> str | None:
     return None if blob is None else blob.decode("utf-8", "replace")
 
@@ -261,8 +278,16 @@ def run(ctx: DiffContext) -> CheckResult:
     paths = [f.path for f in files]
     base, head = ctx.read(ctx.base, paths), ctx.read(ctx.head, paths)
     findings = []
+    unignored = _unignored(ctx, [f.path for f in files if f.status == "added"])
     for f in files:
         name, old, new = posixpath.basename(f.path), _decode(base[f.path]), _decode(head[f.path])
+        if f.path in unignored:
+            findings.append(Finding(
+                path=f.path, line=1, rule="lockfile", severity="notice",
+                message=f"{f.path} added, and the change takes it out of the base's .gitignore "
+                        f"({unignored[f.path].source}:{unignored[f.path].line}): the project "
+                        "starts keeping its lockfile; " + _message(f, old, new)))
+            continue
         if own_version_only(name, old, new):
             continue
         if own_entries_only(name, old, new):

@@ -20,10 +20,15 @@ Flags skip, xfail, focus and todo markers on lines the change adds, per framewor
 unittest, Jest, Vitest, Mocha, Jasmine, AVA and node:test, Go, Rust, JUnit and RSpec. A skipped or
 xfailed test is a failing test that no longer fails the suite, and a focused test (`it.only`,
 `fit`) silently turns off every other test: a reviewer must see each one. Markers inside strings,
-docstrings and comments, in generated or vendored files, and markers the base already had on the
-same test or statement (as a parser reads it: re-aligned by a formatter, wrapped in a new block
-or `describe`, moved with their test, a test file split into a package) are not flagged; the
-same marker whose condition was edited is a notice. To resolve: fix the test instead; a marker
+docstrings and comments, in generated files or code the project's own tools leave out as
+someone else's (its linters' and pre-commit's `exclude`, `.gitattributes`), and markers the base
+already had on the same test or statement (as a parser reads it: re-aligned by a formatter,
+wrapped in a new block or `describe`, moved with their test, a test file split into a package)
+are not flagged; the same marker whose condition was edited is a notice. A conditional skip
+(`skipif`, `importorskip`, `skipIf`, `skipUnless`) on a test the base did not have is judged by
+whether it skipped: a notice in the diff (`gate scan` does not run it), and in `gate run` a new
+test the runs skipped is a finding that says what was missing. An unconditional skip, or a
+skip added to an existing test, stays a finding. To resolve: fix the test instead; a marker
 that must stay is a person's to approve on the pull request.
 
 An allow comment on its line or the line above (`# gate: allow skip-markers -- <reason>`, `//`
@@ -47,7 +52,7 @@ def _scanned(ctx: DiffContext) -> list[ChangedFile]:
         f for f in ctx.files
         if f.new_lines and not f.binary and not f.symlink and f.status != "deleted"
         and (_may_hold(f) or markers.language_of(f.path) == "python")
-        and not ctx.is_generated(f.path)
+        and not ctx.is_foreign(f.path)
     ]
 
 
@@ -126,6 +131,8 @@ def _by_definition(ctx: DiffContext, changed: ChangedFile, head: _Side) -> list[
     for number, marker, anchor in ours:  # lines left as they were hold the same markers
         if number not in added and pool.get((marker.id, anchor)):
             pool[(marker.id, anchor)].pop(0)
+    known = ({_test_of(base_anchors.at(n)) for n in range(1, base.text.count("\n") + 2)}
+             if base is not None and base_anchors is not None else set())
     own = {text.strip() for text in changed.removed.values()}
     fresh = ctx.fresh_lines(changed, context=1)
     findings = []
@@ -145,8 +152,39 @@ def _by_definition(ctx: DiffContext, changed: ChangedFile, head: _Side) -> list[
                     message=f"`{marker.id}` on the same test, its condition or arguments "
                     f"changed (strings aside): `{old}` -> `{said}`; not a new marker"))
         elif number in fresh or added[number].strip() in own:  # not from another file
-            findings.append(_finding(changed.path, number, marker))
+            words = head_anchors.words(number)
+            if marker.id in _CONDITIONAL and not _ALWAYS.search(words) and _on_new_test(
+                    anchor, known, had_base):
+                findings.append(_conditional(changed.path, number, marker))
+            else:
+                findings.append(_finding(changed.path, number, marker))
     return findings
+
+
+# Markers that skip only where their condition holds (a missing module, platform, backend).
+_CONDITIONAL = frozenset({"pytest.mark.skipif", "pytest.importorskip", "unittest.skipIf",
+                          "unittest.skipUnless"})
+_DEFINITION = re.compile(r"^(?:Async)?(?:Function|Class)Def (\w+)$")
+
+
+def _test_of(anchor: Anchor) -> tuple[str, ...]:
+    """The definitions a marker belongs to: its own (a decorator's), else those it lies in;
+    () for the whole file."""
+    own = _DEFINITION.match(anchor.statement)
+    return (*anchor.scope, own.group(1)) if own else anchor.scope
+
+
+def _on_new_test(anchor: Anchor, known: set[tuple[str, ...]], had_base: bool) -> bool:
+    """Whether the marker is on a test the base did not have (a new file, for a module's)."""
+    test = _test_of(anchor)
+    return not had_base if not test else test not in known
+
+
+def _conditional(path: str, number: int, marker: markers.Marker) -> Finding:
+    return Finding(path, number, marker.id, f"`{marker.id}` on a new test: it skips only where "
+                   "its condition holds (a module, platform or service missing). `gate scan` "
+                   "does not run it; `gate run` reports it if it skipped in the judged runs",
+                   severity="notice", end_line=number)
 
 
 def _file_findings(ctx: DiffContext, changed: ChangedFile) -> list[Finding]:

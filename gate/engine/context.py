@@ -9,6 +9,7 @@ from gate.lang import (
     generated,
     go_packages,
     gomod,
+    own_code,
     pytest_config,
     pytest_helpers,
     source,
@@ -36,6 +37,10 @@ class DiffContext:
     _helpers: dict[str, pytest_helpers.Helper] | None = None
     _go_helpers: frozenset[str] | None = None
     _go_replaced: frozenset[str] | None = None
+    _own: own_code.OwnCode | None = None
+    _tracked: list[str] | None = None
+    _pytest_configs: dict[str, PytestConfig] = dataclasses.field(default_factory=dict)
+    _code_excludes: dict[own_code.Exclude, bool] = dataclasses.field(default_factory=dict)
 
     def read(self, ref: str, paths: Sequence[str]) -> dict[str, bytes | None]:
         """File contents at `ref` (None where absent); each blob is read from git once."""
@@ -74,7 +79,10 @@ class DiffContext:
         return {n: text for n, text in f.removed.items() if n not in gone}
 
     def pytest_config(self, ref: str) -> PytestConfig:
-        return pytest_config.find(lambda paths: self.read(ref, paths))
+        """The pytest config at `ref`, read once."""
+        if ref not in self._pytest_configs:
+            self._pytest_configs[ref] = pytest_config.find(lambda paths: self.read(ref, paths))
+        return self._pytest_configs[ref]
 
     def attributes(self, ref: str) -> tuple[attributes.Rule, ...]:
         """The generated and vendored marks of the root .gitattributes at `ref`."""
@@ -102,6 +110,45 @@ class DiffContext:
         return (generated.is_generated(path)
                 or attributes.marked(rules, path, attributes.GENERATED)
                 or attributes.marked(rules, path, attributes.VENDORED))
+
+    def tool_excludes(self) -> own_code.OwnCode:
+        """What the BASE's tools leave out as someone else's code (`gate.lang.own_code`)."""
+        if self._own is None:
+            self._own = own_code.read(lambda paths: self.read(self.base, paths),
+                                      self._base_files())
+        return self._own
+
+    def is_foreign(self, path: str) -> bool:
+        """Not the project's own code, so not read for markers or escapes: made by a tool (by
+        its path), marked generated or vendored by the head's .gitattributes, or left out by
+        the base's linters (`own_code`). A test file is the project's own unless an exclude leaves
+        out more than tests with it (many a project does not lint its tests). A module copy a
+        go.mod `replace` points at in the repository is the project's own, wherever it lies."""
+        if self.is_replacement(path):
+            return False
+        rules = self.attributes(self.head)
+        if (generated.is_built(path) or attributes.marked(rules, path, attributes.GENERATED)
+                or attributes.marked(rules, path, attributes.VENDORED)):
+            return True
+        own = self.tool_excludes()
+        if not own.is_foreign(path):
+            return False
+        hits = own.excluded_by(path)
+        return not hits or not self.is_test_file(path) or any(map(self._leaves_out_code, hits))
+
+    def _leaves_out_code(self, rule: own_code.Exclude) -> bool:
+        """Whether a base exclude leaves out code that is not tests: a package excluded
+        whole (vendored, tests and all), not a project that does not lint its tests."""
+        if rule not in self._code_excludes:
+            self._code_excludes[rule] = any(
+                own_code.is_code(p) and own_code.OwnCode((rule,)).excluded_by(p)
+                and not self.is_test_file(p) for p in self._base_files())
+        return self._code_excludes[rule]
+
+    def _base_files(self) -> list[str]:
+        if self._tracked is None:
+            self._tracked = git.ls_files(self.repo, self.base)
+        return self._tracked
 
     def is_vendored(self, path: str) -> bool:
         if self.is_replacement(path):

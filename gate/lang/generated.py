@@ -23,6 +23,15 @@ def is_generated(path: str) -> bool:
     return any(fnmatch.fnmatch(parts[-1], pattern) for pattern in _NAMES)
 
 
+def is_built(path: str) -> bool:
+    """Made by a tool (a snapshot, a build, compiled protobuf), by its path alone; whose code
+    is vendored is the project's to say (`gate.lang.own_code`)."""
+    parts = path.split("/")
+    if any(part in _DIRS and part not in _VENDORED for part in parts[:-1]) or _build_copy(parts):
+        return True
+    return any(fnmatch.fnmatch(parts[-1], pattern) for pattern in _NAMES)
+
+
 def is_vendored(path: str) -> bool:
     """Under a directory of someone else's code."""
     return any(part in _VENDORED for part in path.split("/")[:-1])

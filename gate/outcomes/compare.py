@@ -2,7 +2,8 @@
 first suite run. A test that passed at base and does not run at head (not collected,
 deselected, renamed out of discovery) is a `tests-removed` finding at its base location; one
 that passed at base and is skipped or xfailed at head is a `skip-markers` finding at its head
-location. Tests keep their identity by name, and across moves and parametrisation by the
+location, and a new test the head skipped (its conditional skip held here) is one too, with its
+reason. Tests keep their identity by name, and across moves and parametrisation by the
 looser names of `identity.py`. A test that the head did not collect because its module did not
 import is the suite's failure (its finding names the import error), not a removal.
 
@@ -101,6 +102,18 @@ def _skipped(ctx: DiffContext, cases: list[CaseResult]) -> list[Finding]:
     return out
 
 
+def _new_skipped(ctx: DiffContext, cases: list[CaseResult]) -> list[Finding]:
+    """New tests the head's runs skipped: a conditional skip (a missing module, platform or
+    service) that held here, said with what was missing."""
+    out = []
+    for case in (_pinned(ctx, ctx.head, c) for c in cases):
+        why = case.message.splitlines()[0][:200] if case.message.strip() else "no reason given"
+        out.append(Finding(case.file or ".", case.line or 1, SKIPPED,
+                           f"`{case.name}` is new and was skipped in the head's runs ({why}): "
+                           "it has not run once", severity="error"))
+    return out
+
+
 def _not_collected(head: Counts, gone: list[CaseResult]) -> tuple[list[CaseResult], str]:
     """Of the tests `gone`, those the head did not collect because a module did not import
     (in that module's file; every one where the session stopped at the error), and a note
@@ -134,10 +147,14 @@ def compare(ctx: DiffContext, base: Counts, head: Counts | None) -> Comparison:
                       if k in at_head and at_head[k].outcome == "skipped"] +
                      [cases[0] for cases in matched.values()
                       if all(c.outcome == "skipped" for c in cases)], key=_place)
+    continued = {id(c) for cases in matched.values() for c in cases}
+    new_skipped = sorted((c for k, c in at_head.items() if k not in at_base
+                          and id(c) not in continued and c.outcome == "skipped"), key=_place)
     notes = [*([uncollected] if uncollected else []),
              *([f"{len(gone)} no longer run"] if gone else [])]
     note = f" (base {base.ran}: {'; '.join(notes)})" if notes else ""
-    return Comparison(tuple(_not_run(ctx, gone)), tuple(_skipped(ctx, skipped)), note)
+    return Comparison(tuple(_not_run(ctx, gone)),
+                      tuple(_skipped(ctx, skipped) + _new_skipped(ctx, new_skipped)), note)
 
 
 def add_findings(result: CheckResult, extra: tuple[Finding, ...], what: str,

@@ -21,6 +21,7 @@ import sys
 import types
 from typing import Any
 
+import _pytest
 import gate_evidence
 import gate_hooks
 import pytest
@@ -142,8 +143,8 @@ def _identity(plugin: object) -> tuple[str, str | None] | None:
     file is where its code came from, not what its `__module__` says."""
     if isinstance(plugin, types.ModuleType):
         name, path = plugin.__name__, getattr(plugin, "__file__", None)
-    else:
-        cls = type(plugin)
+    else:  # an instance is named by its class; a class registered itself, by itself
+        cls = plugin if isinstance(plugin, type) else type(plugin)
         module = cls.__module__
         name = f"{module}.{cls.__qualname__}"
         path = _code_file(cls) or getattr(sys.modules.get(module), "__file__", None)
@@ -167,7 +168,16 @@ def pytest_plugin_registered(plugin: object, manager: Any) -> None:
     found = _identity(plugin)
     if found is not None:
         _SEEN.setdefault(id(manager), {}).setdefault(
-            found[0], {"name": found[0], "file": found[1], "dist": None})
+            found[0], {"name": found[0], "file": found[1], "dist": _pytests(found[1])})
+
+
+def _pytests(path: str | None) -> str | None:
+    """"pytest" for a plugin whose code is in the installed pytest's own package (its builtin
+    plugins, which differ between its versions: a new pytest is the lockfile's news); an
+    entry point's distribution replaces it, as for any other plugin."""
+    own = os.path.dirname(os.path.realpath(_pytest.__file__))
+    inside = path is not None and os.path.realpath(path).startswith(own + os.sep)
+    return "pytest" if inside else None
 
 
 def _root(config: Any) -> str:

@@ -20,8 +20,12 @@ class Rule:
     attrs: dict[str, bool]  # attribute -> set (True) or unset (False)
 
 
-def _regex(pattern: str) -> re.Pattern[str]:
-    anchored = "/" in pattern.rstrip("/")
+def glob_regex(pattern: str, anchored: bool | None = None) -> re.Pattern[str]:
+    """A gitignore-style glob as a regular expression on a repository path: unless `anchored`
+    says otherwise, a pattern with a slash is anchored at the root, one without matches a name
+    at any depth."""
+    if anchored is None:
+        anchored = "/" in pattern.rstrip("/")
     body = pattern.lstrip("/")
     out = ""
     i = 0
@@ -63,7 +67,7 @@ def parse(text: str) -> tuple[Rule, ...]:
             if name in (GENERATED, VENDORED) and value is not None:
                 attrs[name] = value
         if attrs:
-            rules.append(Rule(_regex(fields[0]), fields[0], attrs))
+            rules.append(Rule(glob_regex(fields[0]), fields[0], attrs))
     return tuple(rules)
 
 

@@ -272,3 +272,52 @@ def test_a_coverage_pragma_in_a_test_file_is_not_an_escape(tmp_path: Path) -> No
         "web/app.test.js": "/* istanbul ignore next */\nfunction f() {}\n"})
     assert _found(result) == [("calc.py", 1, "pragma: no cover"),
                               ("testing/test_calc.py", 5, "type: ignore")]
+
+
+PIP_CONFIG = {
+    "pyproject.toml": '[tool.ruff]\nsrc = ["src"]\nextend-exclude = ["_vendor", "data"]\n',
+    ".pre-commit-config.yaml": "exclude: 'src/pip/_vendor/'\nrepos: []\n",
+    "src/pip/_internal/main.py": "def main():\n    return 0\n",
+}
+
+
+def test_a_vendored_upgrade_in_pips_layout_raises_no_escape(tmp_path: Path) -> None:
+    """pip's `src/pip/_vendor/`, excluded by its ruff and pre-commit configs: an upgrade of a
+    vendored library that adds `# noqa` silences no linter of pip's (83 findings on pip)."""
+    vendored = "src/pip/_vendor/rich/console.py"
+    base = {**PIP_CONFIG, vendored: "import os\n"}
+    head = {vendored: "import os  # noqa: F401\nimport sys  # type: ignore\n"}
+    assert _found(_run(tmp_path, base, head)) == []
+
+
+def test_a_folder_named_vendor_that_the_project_lints_is_its_own(tmp_path: Path) -> None:
+    base = {**PIP_CONFIG, "vendor/helpers.py": "import os\n"}
+    head = {"vendor/helpers.py": "import os  # noqa: F401\n"}
+    assert _found(_run(tmp_path, base, head)) == [("vendor/helpers.py", 1, "noqa")]
+
+
+def test_the_heads_own_exclude_hides_nothing(tmp_path: Path) -> None:
+    base = {**PIP_CONFIG, "src/pip/_internal/req.py": "import os\n"}
+    head = {"pyproject.toml": '[tool.ruff]\nextend-exclude = ["_vendor", "_internal"]\n',
+            "src/pip/_internal/req.py": "import os  # noqa: F401\n"}
+    assert _found(_run(tmp_path, base, head)) == [("src/pip/_internal/req.py", 1, "noqa")]
+
+
+def test_a_test_file_the_linter_leaves_out_is_still_the_projects(tmp_path: Path) -> None:
+    config = {"pyproject.toml": '[tool.ruff]\nextend-exclude = ["tests", "ext"]\n',
+              "ext/lib.py": "x = 1\n", "ext/tests/test_lib.py": "def test_a():\n    pass\n",
+              "tests/test_a.py": "def test_a():\n    pass\n"}
+    head = {"tests/test_a.py": "def test_a():\n    x = f()  # type: ignore\n",
+            "ext/tests/test_lib.py": "def test_a():\n    x = f()  # type: ignore\n"}
+    # `tests` leaves out only tests: the project does not lint them; `ext` is a package whole
+    assert _found(_run(tmp_path, config, head)) == [("tests/test_a.py", 2, "type: ignore")]
+
+
+def test_ts_expect_error_in_a_type_test_is_the_assertion(tmp_path: Path) -> None:
+    """vitest's `*.test-d.ts` and tsd's `test-d/`: the expected error is what the test asserts;
+    elsewhere, and `as any` in a type test, stay escapes."""
+    line = "// @ts-expect-error\nexpectTypeOf(f(1)).toEqualTypeOf<string>();\nconst a = b as any;\n"
+    head = {"src/api.test-d.ts": line, "test-d/index.ts": line, "src/api.test.ts": line}
+    assert _found(_run(tmp_path, {"x.txt": "x\n"}, head)) == [
+        ("src/api.test-d.ts", 3, "as any"), ("src/api.test.ts", 1, "@ts-expect-error"),
+        ("src/api.test.ts", 3, "as any"), ("test-d/index.ts", 3, "as any")]

@@ -157,3 +157,51 @@ def test_non_lockfiles_raise_nothing(tmp_path: Path, path: str) -> None:
     result = _run(tmp_path, {path: "a\n"}, {path: "b\n"})
     assert _found(result) == []
     assert result.status == "passed"
+
+
+PNPM_WORKSPACE = """\
+lockfileVersion: '9.0'
+importers:
+  .:
+    devDependencies:
+      vitest:
+        specifier: ^3.0.0
+        version: 3.0.0
+  packages/client:
+    dependencies:
+      '@trpc/server':
+        specifier: workspace:*
+        version: link:../server
+packages:
+  vitest@3.0.0:
+    resolution: {integrity: sha512-AAAA}
+snapshots:
+  vitest@3.0.0: {}
+"""
+
+
+def test_a_pnpm_lockfile_changed_in_its_workspace_links_only_is_a_notice(
+        tmp_path: Path) -> None:
+    """trpc: 12 of 80 commits changed pnpm-lock.yaml only in its importers (the workspace's
+    own packages and their links): no package installed from elsewhere changed."""
+    head = PNPM_WORKSPACE.replace("      '@trpc/server':\n", "      '@trpc/client':\n").replace(
+        "link:../server", "link:../client")
+    def severities(result: CheckResult) -> list[tuple[str, str]]:
+        return [(f.path, f.severity) for f in result.findings]
+    assert severities(_run(tmp_path, {"pnpm-lock.yaml": PNPM_WORKSPACE},
+                           {"pnpm-lock.yaml": head})) == [("pnpm-lock.yaml", "notice")]
+    tampered = PNPM_WORKSPACE.replace("sha512-AAAA", "sha512-BBBB")  # same version, other code
+    assert severities(_run(tmp_path / "2", {"pnpm-lock.yaml": PNPM_WORKSPACE},
+                           {"pnpm-lock.yaml": tampered})) == [("pnpm-lock.yaml", "warning")]
+
+
+def test_a_lockfile_the_change_stops_ignoring_and_adds_is_a_notice(tmp_path: Path) -> None:
+    """The project starts keeping its lockfile: the base's .gitignore named it, the change
+    takes that line out and adds the file. One the base did not ignore stays a warning."""
+    lock = _toml_lock({"attrs": "24.2.0"})
+    base = {".gitignore": "uv.lock\n__pycache__/\n", "pyproject.toml": "[project]\nname='a'\n"}
+    result = _run(tmp_path, base, {".gitignore": "__pycache__/\n", "uv.lock": lock})
+    assert [(f.path, f.severity) for f in result.findings] == [("uv.lock", "notice")]
+    assert "takes it out of the base's .gitignore (.gitignore:1)" in result.findings[0].message
+    kept = _run(tmp_path / "2", {**base, ".gitignore": "__pycache__/\n"}, {"uv.lock": lock})
+    assert [(f.path, f.severity) for f in kept.findings] == [("uv.lock", "warning")]

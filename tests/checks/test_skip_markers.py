@@ -103,7 +103,9 @@ CASES = [
 def test_new_marker_is_flagged(tmp_path: Path, rule: str, path: str, text: str) -> None:
     result = check(tmp_path, {"README.md": "x\n"}, {path: text})
     assert found(result) == [(path, 2, rule)]
-    assert result.status == "failed"
+    # a conditional skip on a new test is judged by whether it skipped: a notice here
+    conditional = rule in ("pytest.mark.skipif", "pytest.importorskip")
+    assert result.status == ("passed" if conditional else "failed")
 
 
 def test_every_marker_row_has_a_case() -> None:
@@ -215,3 +217,21 @@ def test_ava_serial_and_failing_are_markers_in_the_right_places(tmp_path: Path) 
             "test.failing('b', t => { t.fail(); });\n")
     assert found(check(tmp_path, {"README.md": "x\n"}, {"test/a.js": head})) == [
         ("test/a.js", 3, "test.failing")]
+
+
+CONDITIONAL_BASE = "import pytest\n\n\ndef test_old():\n    assert True\n"
+
+
+def test_a_conditional_skip_on_a_new_test_is_a_notice_in_a_scan(tmp_path: Path) -> None:
+    """57 markers on new tests that skip only where a module, platform or backend is missing:
+    not run by `gate scan`, a notice; on an existing test, or unconditional, a finding."""
+    head = (CONDITIONAL_BASE.replace("    assert True\n",
+                                     "    pytest.importorskip('numpy')\n    assert True\n")
+            + "\n\n@pytest.mark.skipif(not HAS_NUMPY, reason='no numpy')\ndef test_new():\n"
+            "    np = pytest.importorskip('numpy')\n    assert np\n\n\n"
+            "@pytest.mark.skipif(True, reason='later')\ndef test_later():\n    pass\n")
+    result = run_check(skip_markers.run, tmp_path, {"tests/test_a.py": CONDITIONAL_BASE},
+                       {"tests/test_a.py": head})
+    assert [(f.line, f.rule, f.severity) for f in result.findings] == [
+        (5, "pytest.importorskip", "error"), (9, "pytest.mark.skipif", "notice"),
+        (11, "pytest.importorskip", "notice"), (15, "pytest.mark.skipif", "error")]

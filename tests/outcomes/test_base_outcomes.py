@@ -278,3 +278,38 @@ def test_a_base_run_made_with_uv_is_not_reused_for_a_run_that_pip_installs(
     assert report["verdict"] == "pass", report
     cache = Path(os.environ["XDG_CACHE_HOME"]) / "gate" / "base-outcomes"
     assert len(list(cache.iterdir())) == 2
+
+
+NEW_CONDITIONAL = """\
+import os
+
+import pytest
+
+from calc import add
+
+HAS_OS = hasattr(os, "getcwd")
+
+
+@pytest.mark.skipif(not HAS_OS, reason="needs os")
+def test_runs_here():
+    assert add(1, 2) == 3
+
+
+def test_needs_a_module_missing_here():
+    pytest.importorskip("gate_no_such_module")
+    assert add(2, 2) == 4
+"""
+
+
+def test_a_new_conditional_skip_is_judged_by_whether_it_skipped(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """New tests with conditional skips: the one whose condition held in the runs is a
+    finding that says what was missing; the one that ran is a notice of the diff only."""
+    repo, _, _ = make_change(tmp_path / "r", project(), {"tests/test_new.py": NEW_CONDITIONAL})
+    report = gate_run(capsys, repo.path)
+    skipped = check(report, "skip-markers")
+    assert [(f["line"], f["rule"], f["severity"]) for f in skipped["findings"]] == [
+        (10, "pytest.mark.skipif", "notice"), (16, "pytest.importorskip", "notice"),
+        (15, "skipped-at-head", "error")]
+    assert "gate_no_such_module" in skipped["findings"][2]["message"]
+    assert report["verdict"] == "needs-review"

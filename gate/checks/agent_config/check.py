@@ -147,11 +147,16 @@ def run(ctx: DiffContext) -> CheckResult:
     extra = (*extra, *sorted(_followed(ctx, extra)))
     files = [f for f in ctx.files
              if paths.is_workflow(f.path) or paths.steers(f.path, extra)]
+    renamed = workflow_diff.renamed_files(ctx.files)  # compared with their old selves
+    old = {new: was for was, new in renamed.items()}
+    files = [f for f in files if f.path not in renamed]
     names = [f.path for f in files]
-    base, head = ctx.read(ctx.base, names), ctx.read(ctx.head, names)
+    base = ctx.read(ctx.base, [old.get(p, p) for p in names])
+    head = ctx.read(ctx.head, names)
     findings: list[Finding] = []
     for f in files:
-        findings += _file(f, _decode(base[f.path]) or "", _decode(head[f.path]) or "")
+        findings += _file(f, _decode(base[old.get(f.path, f.path)]) or "",
+                          _decode(head[f.path]) or "")
     return from_findings(ID, TITLE, findings, clean="no agent instructions, settings or "
                          "workflow permissions changed",
                          found="{n} change(s) to what steers the agents")

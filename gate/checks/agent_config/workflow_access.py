@@ -12,6 +12,7 @@ import json
 import re
 from collections.abc import Sequence
 
+from gate.checks.check_config import workflow_diff
 from gate.checks.check_config.workflow_diff import Key, Lines
 from gate.models import Finding
 
@@ -87,14 +88,15 @@ def secrets(node: object) -> set[str]:
 
 
 def runs_change(job: Data) -> bool:
-    """Whether a job runs code from the repository: a `run:` step, a checkout, a local action,
-    or a reusable workflow it calls."""
-    steps = job.get("steps")
-    for step in steps if isinstance(steps, list) else []:
-        uses = str(_dict(step).get("uses", ""))
-        if "run" in _dict(step) or uses.startswith(("actions/checkout", "./")):
-            return True
-    return "uses" in job
+    """Whether a job runs the pull request's code: it checks the repository out and then runs
+    a command or a local action, or it calls a reusable workflow. A job of `run:` steps alone
+    (a label, a comment through the API) has no code of the change to run."""
+    listed = job.get("steps")
+    steps = [_dict(step) for step in listed] if isinstance(listed, list) else []
+    checkout = next((i for i, step in enumerate(steps)
+                     if str(step.get("uses", "")).startswith("actions/checkout")), None)
+    return "uses" in job or (checkout is not None and any(
+        "run" in step or str(step.get("uses", "")).startswith("./") for step in steps[checkout:]))
 
 
 def writes(access_: Access | None) -> list[str]:
@@ -128,8 +130,9 @@ def compare(path: str, old: Data, new: Data, head_text: str) -> list[Finding]:
     jobs_old, jobs_new = _dict(old.get("jobs")), _dict(new.get("jobs"))
     base_secrets = secrets({k: v for k, v in old.items() if k != "jobs"})
     head_secrets = secrets({k: v for k, v in new.items() if k != "jobs"})
+    was_named = {new: old for old, new in workflow_diff.renamed_jobs(jobs_old, jobs_new).items()}
     for job_id, value in jobs_new.items():
-        job, before = _dict(value), _dict(jobs_old.get(job_id))
+        job, before = _dict(value), _dict(jobs_old.get(was_named.get(job_id, job_id)))
         here = ["jobs", job_id]
         if "permissions" in job:
             was = access(before["permissions"]) if "permissions" in before else top_old

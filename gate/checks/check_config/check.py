@@ -135,15 +135,18 @@ def run(ctx: DiffContext) -> CheckResult:
     def sides(path: str) -> tuple[str | None, str | None]:
         return ctx.text(ctx.base, path), ctx.text(ctx.head, path)
 
-    files = [(f, h) for f in ctx.files if not f.binary
+    renamed = workflow_diff.renamed_files(ctx.files)
+    files = [(f, h) for f in ctx.files if not f.binary and f.path not in renamed
              for h in [handler_for(f.path, paths, sides)] if h is not None
              and (f.path.startswith(".github/") or not ctx.is_vendored(f.path))]
     changed = [f.path for f, _ in files]
-    base, head = ctx.read(ctx.base, changed), ctx.read(ctx.head, changed)
+    old = {new: was for was, new in renamed.items()}
+    base = ctx.read(ctx.base, [old.get(f.path, f.path) for f, _ in files])
+    head = ctx.read(ctx.head, changed)
     findings: list[Finding] = []
     for f, handler in files:
         new = _decode(head[f.path])
-        found = handler(f.path, _decode(base[f.path]), new, f)
+        found = handler(f.path, _decode(base[old.get(f.path, f.path)]), new, f)
         findings.extend(_restructured(f, [_pinned(x, f, new or "") for x in found]))
     findings.extend(build_files.findings(ctx))
     return from_findings(ID, TITLE, findings, clean="no change to test, lint or CI configuration",

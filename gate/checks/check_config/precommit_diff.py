@@ -1,7 +1,8 @@
 """`.pre-commit-config.yaml` compared as parsed data: which hooks stop running, or see fewer files.
 
 Reported: a hook removed (hooks are matched by id, or alias, whatever repository or version they
-come from); its `stages` narrowed among the hook types the base installs (`pre-commit` unless
+come from, or by their place in the same repository when renamed there: `ruff` to `ruff-check`);
+its `stages` narrowed among the hook types the base installs (`pre-commit` unless
 `default_install_hook_types` says more); `files`, `exclude` or the top-level ones changed so that
 a hook no longer sees a file of the head it saw with the base's config (judged on the head's
 tracked files, so a changed pattern that leaves out nothing raises nothing); `types` or
@@ -166,15 +167,45 @@ def _skipped(base: Table, head: Table) -> set[str]:
     return ids(head) - ids(base)
 
 
+def _by_place(config: Table) -> dict[tuple[str, int], Hook]:
+    """Hooks by their repository and their place among its hooks."""
+    out: dict[tuple[str, int], Hook] = {}
+    repos = config.get("repos")
+    for i, repo in enumerate(repos if isinstance(repos, list) else []):
+        hooks = repo.get("hooks") if isinstance(repo, dict) else None
+        for j, hook in enumerate(hooks if isinstance(hooks, list) else []):
+            if isinstance(hook, dict):
+                out[(str(repo.get("repo")), j)] = (("repos", i, "hooks", j), hook)
+    return out
+
+
+def _renamed(base: Table, head: Table, old_names: set[str], new_names: set[str],
+             ) -> dict[tuple[Key, ...], Hook]:
+    """A hook whose name is gone, matched to the head's hook of a new name at its place in the
+    same repository (ruff-pre-commit's `ruff` become `ruff-check`): the same hook, renamed,
+    whose other changes are then judged as any hook's."""
+    def name(hook: Table) -> str:
+        return str(hook.get("alias") or hook.get("id"))
+    after = _by_place(head)
+    out = {}
+    for place, (where, hook) in _by_place(base).items():
+        new = after.get(place)
+        if name(hook) not in new_names and new is not None and name(new[1]) not in old_names:
+            out[where] = new
+    return out
+
+
 def compare(base: Table, head: Table, head_text: str, paths: Sequence[str]) -> list[Weakening]:
     """What the head's pre-commit config no longer checks that the base's did; `paths` are the
     files tracked at head."""
     lines = Lines(head_text)
     out: list[Weakening] = []
     old_hooks, new_hooks = _hooks(base), _hooks(head)
+    renamed = _renamed(base, head, set(old_hooks), set(new_hooks))
     for name, entries in old_hooks.items():
         heads = new_hooks.get(name, [])
-        for (_, old), pair in zip(entries, [*heads, *[None] * len(entries)], strict=False):
+        for (where, old), pair in zip(entries, [*heads, *[None] * len(entries)], strict=False):
+            pair = pair or renamed.get(where)
             if pair is None:
                 out.append((lines(("repos",)), f"hook `{name}` removed"))
                 continue

@@ -25,6 +25,7 @@ from ruamel.yaml.error import YAMLError
 
 from gate.checks.check_config.config_diff import ABSENT, RuledWeakening, show, show_change
 from gate.lang import identity
+from gate.vcs.diff import ChangedFile
 
 Key = str | int
 WORKFLOW, GATE_STEP = "workflow", "gate-step"
@@ -257,7 +258,7 @@ def _signature(job: object) -> tuple[tuple[str, str] | None, ...] | None:
     return tuple(_action(step) for step in steps) or None
 
 
-def _renamed(old: dict[str, object], new: dict[str, object]) -> dict[str, str]:
+def renamed_jobs(old: dict[str, object], new: dict[str, object]) -> dict[str, str]:
     """Base jobs absent at head, by name, matched to head jobs new by name that run the same
     steps (`gate.lang.identity.pair`): or, failing that, half of its steps or more."""
     gone = [name for name in old if name not in new]
@@ -286,7 +287,7 @@ def _moved_away(job: object, new: dict[str, object]) -> bool:
 def _jobs(old: dict[str, object], new: dict[str, object], lines: Lines) -> list[RuledWeakening]:
     out: list[RuledWeakening] = []
     old_jobs, new_jobs = _dict(old.get("jobs")), _dict(new.get("jobs"))
-    renamed = _renamed(old_jobs, new_jobs)
+    renamed = renamed_jobs(old_jobs, new_jobs)
     for name, job in old_jobs.items():
         head_name = name if name in new_jobs else renamed.get(name)
         if head_name is None:
@@ -350,3 +351,12 @@ def compare(old: dict[str, object], new: dict[str, object], head_text: str) -> l
     out.extend(_steps("composite action", _list(old_runs.get("steps")),
                       _list(new_runs.get("steps")), ("runs", "steps"), lines))
     return out
+
+
+def renamed_files(files: Sequence[ChangedFile]) -> dict[str, str]:
+    """Workflows git finds renamed: {base path: head path}. The head's file is compared with
+    its old self, and the old path is not a workflow deleted."""
+    def workflow(path: str) -> bool:
+        return path.startswith(".github/workflows/") and path.endswith((".yml", ".yaml"))
+    return {f.moved_from: f.path for f in files
+            if f.moved_from is not None and workflow(f.moved_from) and workflow(f.path)}

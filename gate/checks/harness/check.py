@@ -156,8 +156,10 @@ def _rust(ctx: DiffContext, f: ChangedFile) -> list[Finding]:
 
 
 def _packaging(ctx: DiffContext, f: ChangedFile) -> list[Finding]:
+    """The packaging files of the project, which the gate's install reads: not a package the
+    tests build from their test data (pip's `tests/data/packages/*/setup.py`)."""
     name = posixpath.basename(f.path)
-    if name not in PYTHON_PACKAGING and name != "setup.py":
+    if (name not in PYTHON_PACKAGING and name != "setup.py") or testfiles.test_tree(f.path):
         return []
     old, new = ctx.text(ctx.base, f.path), ctx.text(ctx.head, f.path)
     if name == "setup.py":

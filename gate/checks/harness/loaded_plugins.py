@@ -23,6 +23,7 @@ DECLARING = ("pyproject.toml", "setup.cfg", "setup.py", "tox.ini", "pytest.toml"
              "conftest.py", "requirements*.txt", "requirements*.in", "*requirements.txt", "Pipfile",
              "noxfile.py")
 FALLBACK = "pyproject.toml"
+PYTEST = "pytest"  # the distribution the session's plugin names for pytest's own package
 
 
 def _words(text: str) -> str:
@@ -73,8 +74,8 @@ def compare(base: Counts | None, head: Sequence[Counts | None], checkout: str,
                         "error")]
     before = {p.name for p in base.plugins}
     found: dict[str, Plugin] = {}
-    for listed in lists:
-        found.update((p.name, p) for p in listed if p.name not in before)
+    for listed in lists:  # pytest's own builtins change with its version, not with the tests
+        found.update((p.name, p) for p in listed if p.name not in before and p.dist != PYTEST)
     out = []
     for name in sorted(found):
         plugin = found[name]

@@ -314,3 +314,42 @@ def test_the_session_environment_changed_is_a_warning(tmp_path: Path) -> None:
     assert [(f.rule, f.severity) for f in result.findings] == [
         ("setting-changed", "warning"), ("setting-changed", "notice")]
     assert result.findings[0].message.startswith('setting env.PATH: (unset) -> "/tmp/shim')
+
+
+RELEASE = ("on:\n  pull_request_target:\n  push:\npermissions:\n  contents: write\njobs:\n"
+           "  publish:\n    runs-on: x\n    steps:\n      - uses: actions/checkout@v4\n"
+           "      - run: make release\n        env:\n          TOKEN: ${{ secrets.NPM_TOKEN }}\n"
+           "      - run: make notes\n      - run: make changelog\n")
+
+
+def test_a_renamed_workflow_keeps_what_it_had(tmp_path: Path) -> None:
+    """A release workflow renamed: its pull_request_target, write permission and secret were
+    in the old file; nothing is new."""
+    result = _run(tmp_path, {".github/workflows/release.yml": RELEASE},
+                  {".github/workflows/release.yml": None,
+                   ".github/workflows/publish.yml": RELEASE.replace("make notes", "make n")})
+    assert result.findings == ()
+
+
+def test_a_renamed_job_is_compared_with_its_old_self(tmp_path: Path) -> None:
+    base = ("on: pull_request\npermissions:\n  contents: read\njobs:\n  test:\n"
+            "    permissions:\n      contents: read\n      pull-requests: read\n"
+            "    runs-on: x\n    steps:\n      - uses: actions/checkout@v4\n"
+            "      - run: make test\n      - run: make lint\n")
+    head = base.replace("  test:\n", "  checks:\n")
+    assert _run(tmp_path, {".github/workflows/ci.yml": base},
+                {".github/workflows/ci.yml": head}).findings == ()
+
+
+def test_secrets_in_a_job_that_does_not_check_out_the_change_reach_no_code_of_it(
+        tmp_path: Path) -> None:
+    base = "on: pull_request\njobs:\n  t:\n    runs-on: x\n    steps:\n      - run: echo\n"
+    label = base + ("  label:\n    runs-on: x\n    steps:\n      - run: gh pr edit --add-label x\n"
+                    "        env:\n          GH_TOKEN: ${{ secrets.BOT_TOKEN }}\n")
+    assert _run(tmp_path, {".github/workflows/ci.yml": base},
+                {".github/workflows/ci.yml": label}).findings == ()
+    tests = label.replace("      - run: gh pr",
+                          "      - uses: actions/checkout@v4\n      - run: gh pr")
+    assert [f.rule for f in _run(tmp_path / "2", {".github/workflows/ci.yml": base},
+                                 {".github/workflows/ci.yml": tests}).findings] == [
+        "workflow-secrets"]

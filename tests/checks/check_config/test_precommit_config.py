@@ -176,3 +176,15 @@ def test_staged_change_is_judged_on_the_files_of_the_index(tmp_path: Path) -> No
                       files=diff.staged_files(str(repo.path), base_sha))
     assert [(f.line, f.message) for f in check_config.run(ctx).findings] == [
         (6, 'hook `ruff`: exclude (unset) -> "^lib/": no longer checks lib/new.py')]
+
+
+def test_a_hook_renamed_in_its_repository_is_the_same_hook(tmp_path: Path) -> None:
+    """pypa/setuptools' bump of ruff-pre-commit renamed its hook `ruff` to `ruff-check`: not a
+    hook removed. A hook of another name at the same place is judged as the same hook."""
+    bumped = CONFIG.replace("v0.6.0", "v0.15.0").replace("- id: ruff\n", "- id: ruff-check\n")
+    assert _run(tmp_path, bumped) == []
+    swapped = CONFIG.replace("      - id: pytest\n        name: pytest\n        entry: pytest -q\n",
+                             "      - id: tests\n        name: tests\n        entry: 'true'\n")
+    assert _run(tmp_path / "2", swapped) == [
+        (11, "pre-commit-config",
+         'hook `pytest`: entry "pytest -q" -> "true": it runs another command')]

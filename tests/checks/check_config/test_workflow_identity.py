@@ -113,3 +113,12 @@ def test_one_change_repeated_across_jobs_is_one_finding(tmp_path: Path) -> None:
     assert found(tmp_path, {PATH: base}, {PATH: head}) == [
         (8, "workflow", 'jobs `node-18`, `node-20`, `node-22`: step (run "npm i -g npm@9"): '
          'run "npm i -g npm@9" -> "npm i -g npm@10"')]
+
+
+def test_a_renamed_workflow_file_is_compared_with_its_old_self(tmp_path: Path) -> None:
+    """git finds `ci.yml` renamed to `tests.yml`: not a workflow deleted ("the checks it ran no
+    longer run") and a new one, but the same workflow, here with one step changed."""
+    head = BASE.replace("npm run lint", "npm run lint -- --max-warnings 0")
+    assert found(tmp_path, {PATH: BASE}, {PATH: None, ".github/workflows/tests.yml": head}) == [
+        (14, "workflow", 'job `test`: step 6 (run "npm run lint"): run "npm run lint" -> '
+         '"npm run lint -- --max-warnings 0"')]

@@ -340,3 +340,15 @@ def test_honest_changes_to_the_test_scripts_raise_nothing(tmp_path: Path) -> Non
     # the same hook in a test helper the command does not run is base-tests' to judge
     helper = "def pytest_runtest_makereport(item, call):\n    pass\n"
     assert _found_scripted(tmp_path / "2", {"tests/helper.py": helper}) == []
+
+
+SETUP_HOOK = ("from setuptools import setup\nfrom setuptools.command.install import install\n\n\n"
+              "class Hook(install):\n    def run(self):\n        install.run(self)\n\n\n"
+              "setup(name='simple', cmdclass={'install': Hook})\n")
+
+
+def test_a_setup_py_in_the_tests_data_is_test_data_not_an_install_hook(tmp_path: Path) -> None:
+    """pip's `tests/data/packages/*/setup.py`: packages its tests build, never the gate's
+    install. The project's own setup.py with the same hook is a finding."""
+    assert _found(tmp_path, {"tests/data/packages/simple/setup.py": SETUP_HOOK}) == []
+    assert [rule for _, _, rule in _found(tmp_path / "2", {"setup.py": SETUP_HOOK})]

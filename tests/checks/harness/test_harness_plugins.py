@@ -139,3 +139,33 @@ def test_a_session_a_test_starts_in_process_does_not_add_its_plugins(tmp_path: P
         run.completed.output[-2000:])
     assert "innerplug" not in {p.name for p in run.counts.plugins}
     assert [c.name for c in run.counts.cases] == ["test_outer.py::test_runs_pytest_inside"]
+
+
+def test_a_class_registered_as_a_plugin_is_named_by_itself_and_pytests_own_are_marked(
+        tmp_path: Path) -> None:
+    """pallets-eco/blinker's move to uv: 'builtins.type' (a class registered as a plugin,
+    named by its type) and pytest's own builtins of another version were reported."""
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "test_a.py").write_text("def test_a():\n    assert True\n")
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "classplug.py").write_text(
+        "class Hooks:\n    @staticmethod\n    def pytest_report_header():\n        return 'h'\n\n\n"
+        "def pytest_configure(config):\n    config.pluginmanager.register(Hooks)\n")
+    run = run_in(root, f"env PYTHONPATH={site}:$PYTHONPATH {PYTEST} -p classplug")
+    assert run.counts is not None and run.counts.plugins is not None, run.completed.output
+    listed = {p.name: p for p in run.counts.plugins}
+    assert "builtins.type" not in listed
+    assert listed["classplug.Hooks"].file == str(site / "classplug.py")
+    assert listed["_pytest.terminal"].dist == "pytest"
+    assert listed["classplug"].dist is None
+
+
+def test_pytests_own_plugins_of_another_version_are_not_news(tmp_path: Path) -> None:
+    base = counts((Plugin("_pytest.terminal", "/b/_pytest/terminal.py", "pytest"),))
+    head = counts((Plugin("_pytest.terminal", "/h/_pytest/terminal.py", "pytest"),
+                   Plugin("_pytest.python_path", "/h/_pytest/python_path.py", "pytest"),
+                   Plugin("_pytest.sneaky", "/site/_pytest_sneaky.py")))
+    found = loaded_plugins.compare(base, [head], str(tmp_path), [])
+    assert [f.message.split("`")[1] for f in found] == ["_pytest.sneaky"]
