@@ -9,7 +9,8 @@ never "says nothing"; and the outcomes are the ones sent as the tests ran.
 
 The messages (`gate/pytest_plugins/gate_evidence.py` sends them): `open`, `start`, `report`,
 `fingerprint`, `plugins`, `end` of a session `s`; `worker-fingerprint` from an xdist worker;
-`case` from the unittest and Node preloads; `lines` from `pinned`'s line recorder; `watch`
+`case` from the unittest preload; `node` from the Node preload (read by
+`node_witness.py`); `lines` from `pinned`'s line recorder; `watch`
 from any process; `part` for a message too long for one write."""
 from __future__ import annotations
 
@@ -49,6 +50,7 @@ class Evidence:
     tampered: list[Tampering] = dataclasses.field(default_factory=list)  # under xdist workers
     records: list[dict[str, Any]] = dataclasses.field(default_factory=list)  # the preloads'
     lines: list[dict[str, Any]] = dataclasses.field(default_factory=list)  # the line recorder's
+    node: list[dict[str, Any]] = dataclasses.field(default_factory=list)  # the Node preload's
 
     def running(self) -> str | None:
         """The test a session had started and not reported on: where a run was cut."""
@@ -135,6 +137,9 @@ def read(lines: Sequence[bytes], checkout: str) -> Evidence:
             seen = _watched(message, checkout)
             if seen is not None and seen not in found.watched:
                 found.watched.append(seen)
+            continue
+        if kind == "node":
+            found.node.append(message)
             continue
         if kind in ("case", "lines"):  # a preload's test; which tests ran a mutant's line
             fields = {k: v for k, v in message.items() if k not in ("k", "p")}

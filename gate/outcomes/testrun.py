@@ -9,7 +9,7 @@ from typing import Any
 
 from gate.execution import evidence_channel, process, reaper
 from gate.execution.run_workspace import Workspace
-from gate.outcomes import evidence
+from gate.outcomes import evidence, node_witness
 from gate.outcomes import reading as results
 from gate.outcomes.location import locate
 from gate.outcomes.pytest_command import is_pytest
@@ -70,6 +70,9 @@ class TestRun:
             if runner == "pytest" and c.returncode in _PYTEST_EXITS:
                 return f"exit {c.returncode}: {_PYTEST_EXITS[c.returncode]}"
             return f"exit {c.returncode}"
+        if self.cut_short and self.counts is not None and self.counts.runner != "pytest":
+            return (f"exit 0 but {self.counts.runner} never sent the end of its run to the "
+                    "gate: the run was cut short")
         if (self.counts is None and self.expects_report) or self.cut_short:
             return "exit 0 but pytest wrote no report: the session was cut short (os._exit?)"
         if self.counts is not None and self.counts.failed:
@@ -101,6 +104,8 @@ def run_tests(
         results.read(completed.output, report, found.records), found, output=completed.output,
         returncode=completed.returncode, timed_out=completed.timed_out,
         pytest_alone=is_pytest(command))
+    counts = node_witness.reconcile(counts, found, returncode=completed.returncode,
+                                    timed_out=completed.timed_out)
     running = found.running() if completed.timed_out else None
     return TestRun(completed, _relative(locate(counts, ws.checkout), ws.checkout)
                    if counts else None, expects_report=is_pytest(command), running=running,

@@ -1,21 +1,30 @@
 // The gate's preload for Node (NODE_OPTIONS=--require=<this file>): where GATE_JS_REPORT is
-// set, every test that Jest, Vitest or Mocha runs in this process is sent to the gate as a
-// JSON line {runner, file, name, outcome, seconds, message} (see write). The test command is not edited.
+// set, every test that Jest, Vitest or Mocha runs in this process is sent to the gate (see
+// write), and the runner's end with whether it failed. The test command is not edited.
 // Anything that goes wrong here is swallowed: the preload must never change how tests run.
-// What it writes is checked by the gate against the runner's printed summary.
+// What it sends is the gate's witness: the runner's printed summary, report files and exit
+// status are held against it (gate/outcomes/node_witness.py).
 'use strict';
 
 (function gateReport() {
   const target = process.env.GATE_JS_REPORT;
   if (!target) return;
   const fs = require('fs');
+  const crypto = require('crypto');
   const Module = require('module');
   const MARK = Symbol.for('gate.report.patched');
+  let thread = 0;
+  try { thread = require('worker_threads').threadId; } catch (e) { /* */ }
 
   // Sent as it happens on the gate's evidence channel (GATE_EVIDENCE, a FIFO the gate reads
   // while the tests run), a record a write so that none is interleaved with another
-  // process's; without a channel, appended to the report file.
+  // process's: {k: 'node', p: this process and thread, d: the record as JSON text, h: the
+  // digest of every record this thread sent so far, d included}. A line that is not in its
+  // thread's chain was not sent by the preload. Without a channel, appended to the report file.
   const channel = process.env.GATE_EVIDENCE;
+  const stream = `${process.pid}.${thread}`;
+  let digest = '';
+  let count = 0;
   function write(records) {
     if (!records.length) return;
     try {
@@ -23,15 +32,28 @@
         const fd = fs.openSync(channel, fs.constants.O_WRONLY);
         try {
           for (const r of records) {
-            fs.writeSync(fd, JSON.stringify({ ...r, k: 'case', p: process.pid }) + '\n');
+            const d = JSON.stringify(r);
+            digest = crypto.createHash('sha256').update(digest + d, 'utf8').digest('hex');
+            count += 1;
+            fs.writeSync(fd, JSON.stringify({ k: 'node', p: stream, d, h: digest }) + '\n');
           }
         } finally { fs.closeSync(fd); }
         return;
       }
-      const text = records.map((r) => JSON.stringify(r)).join('\n') + '\n';
+      const text = records.filter((r) => r.t === 'case')
+        .map(({ t, ...r }) => JSON.stringify(r)).join('\n');
+      if (!text) return;
       const fd = fs.openSync(target, 'a');
-      try { fs.writeSync(fd, text); } finally { fs.closeSync(fd); }
-    } catch (e) { /* the gate falls back to the summary */ }
+      try { fs.writeSync(fd, text + '\n'); } finally { fs.closeSync(fd); }
+    } catch (e) { /* the gate says the witness is missing */ }
+  }
+  // The runner's end in this process: how many records this thread sent, and whether the
+  // run failed as the runner itself counts it (its exit status).
+  const ended = new Set();
+  function end(runner, failed) {
+    if (ended.has(runner)) return;
+    ended.add(runner);
+    write([{ t: 'end', runner, failed: !!failed, count }]);
   }
 
   function text(value) {
@@ -53,7 +75,7 @@
         const records = [];
         for (const file of (results ? results.testResults : [])) {
           for (const t of file.testResults || []) {
-            records.push({ runner: 'jest', file: file.testFilePath,
+            records.push({ t: 'case', runner: 'jest', file: file.testFilePath,
                            name: [...(t.ancestorTitles || []), t.title].join(' > '),
                            outcome: JEST_OUTCOMES[t.status] || t.status,
                            seconds: typeof t.duration === 'number' ? t.duration / 1000 : null,
@@ -61,6 +83,7 @@
           }
         }
         write(records);
+        end('jest', results && results.success === false);
       } catch (e) { /* summary only */ }
       return original.apply(this, args);
     };
@@ -82,9 +105,12 @@
           const test = args[0];
           const path = typeof test.titlePath === 'function' ? test.titlePath() : [test.title];
           const err = args[1];
-          write([{ runner: 'mocha', file: test.file || null, name: path.join(' > '), outcome,
+          write([{ t: 'case', runner: 'mocha', file: test.file || null, name: path.join(' > '), outcome,
                    seconds: typeof test.duration === 'number' ? test.duration / 1000 : null,
                    message: outcome === 'failed' && err ? text(String(err.message || err)) : '' }]);
+        }
+        if (event === 'end' && !worker) {
+          end('mocha', this.stats ? this.stats.failures > 0 : this.failures > 0);
         }
       } catch (e) { /* summary only */ }
       return original.call(this, event, ...args);
@@ -110,8 +136,17 @@
   // Vitest (ESM, tests in worker processes): each worker's state is put on globalThis as
   // __vitest_worker__; its rpc carries the collected tests and their results to the main
   // process, and is read on the way.
+  // Vitest's main process sets VITEST itself (its workers inherit it): its end is sent as
+  // the process exits, with the exit status Vitest chose.
   // gate: allow harness -- the gate's own preload must know it runs in a Vitest worker
-  if (process.env.VITEST) {
+  const inherited = !!process.env.VITEST;
+  process.on('exit', (code) => {
+    // gate: allow harness -- the gate's own preload must know it runs in Vitest's main process
+    if (!inherited && process.env.VITEST && thread === 0) {
+      end('vitest', (code || process.exitCode || 0) !== 0);
+    }
+  });
+  if (inherited) {
     const tasks = new Map(); // test id -> {file, name}
     const collect = (files) => {
       const walk = (task, file, path) => {
@@ -136,7 +171,7 @@
           : (task && finished.has(pack[0]) ? VITEST_OUTCOMES[task.mode] : undefined);
         if (task && outcome) {
           const error = ((result && result.errors) || [])[0];
-          records.push({ runner: 'vitest', id: pack[0], file: task.file, name: task.name,
+          records.push({ t: 'case', runner: 'vitest', id: pack[0], file: task.file, name: task.name,
                          outcome,
                          seconds: result && typeof result.duration === 'number' ? result.duration / 1000 : null,
                          message: outcome === 'failed' && error ? text(String(error.message || '')) : '' });
