@@ -44,7 +44,9 @@ under test only: `framework-internals`, an import of `_pytest` or `unittest`'s i
 (`vitest`, `node:test`, `@jest/globals` in production JS); `pytest-hook`, a `pytest_*` hook defined
 outside the tests; `test-run-detected`, code asking whether it runs under a test or under the gate
 (`PYTEST_CURRENT_TEST`, `GATE_*`, `"pytest" in sys.modules`, `JEST_WORKER_ID`, its callers' frames
-read beside a test's name, `/proc/1`, `bwrap` or the varied run's `/etc/faketimerc` named, today's
+read beside a test's name; in JavaScript and TypeScript `VITEST`, `NODE_ENV` compared with "test",
+`process.argv` beside a runner's name, its own stack read beside a test file's name or searched,
+`prepareStackTrace`, `/proc/1`, `bwrap` or the varied run's `/etc/faketimerc` named, today's
 date compared with a fixed one); `ci-env-read`, code reading `CI` (the gate runs the tests with
 `CI=true`); `always-equal`, an `__eq__` that answers True (or `__ne__` False) whatever it is given,
 so that every `assert x == expected` passes. The scripts the test command runs (the base's test
