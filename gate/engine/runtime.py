@@ -27,6 +27,7 @@ from gate.checks.harness import (
     fingerprint,
     leftovers,
     loaded_plugins,
+    runner_loaded,
     watched_code,
 )
 from gate.engine import background, redact, sides
@@ -233,6 +234,9 @@ def _harness(change: Change, ws: Workspace, base: base_run.BaseOutcomes | None,
     left.extend(evidence_kept.compare(counts, [r.counts for r in runs]))
     left.extend(watched_code.compare(counts, [r.counts for r in runs],
                                      change.diff.is_test_file))
+    left.extend(runner_loaded.compare(
+        [r.counts for r in runs], {f.path for f in change.diff.files if f.status != "deleted"},
+        change.diff.is_test_file))
 
 
 def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Progress,

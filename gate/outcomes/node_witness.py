@@ -20,11 +20,12 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import os
 from collections.abc import Sequence
 from typing import Any
 
 from gate.outcomes.evidence import Evidence
-from gate.outcomes.record import CaseResult, Counts
+from gate.outcomes.record import CaseResult, Counts, Watched
 from gate.outcomes.runners import reports
 
 RUNNERS = ("jest", "vitest", "mocha")
@@ -34,6 +35,7 @@ RUNNERS = ("jest", "vitest", "mocha")
 class Sent:
     cases: dict[str, list[CaseResult]] = dataclasses.field(default_factory=dict)  # by runner
     failed_ends: list[str] = dataclasses.field(default_factory=list)  # runners ended failing
+    loads: list[tuple[str, str, str]] = dataclasses.field(default_factory=list)  # role, file, by
     ended: set[str] = dataclasses.field(default_factory=set)
     problems: list[str] = dataclasses.field(default_factory=list)
 
@@ -71,7 +73,13 @@ def read(found: Evidence) -> Sent:
     records: dict[str, list[dict[str, Any]]] = {}
     for stream, before, record in _chained(found.node, sent.problems):
         runner = record.get("runner")
-        if runner not in RUNNERS:
+        if record.get("t") == "load":
+            role, file, by = record.get("role"), record.get("file"), record.get("by")
+            if isinstance(role, str) and isinstance(file, str) and isinstance(by, str):
+                sent.loads.append((role, file, by))
+            else:
+                sent.problems.append("unreadable: a Node load record that does not read")
+        elif runner not in RUNNERS:
             sent.problems.append("unreadable: a Node record of no known runner")
         elif record.get("t") == "case":
             records.setdefault(runner, []).append(
@@ -108,9 +116,10 @@ def _say(tally: tuple[int, int, int]) -> str:
 
 
 def reconcile(counts: Counts | None, found: Evidence, *, returncode: int | None,
-              timed_out: bool) -> Counts | None:
+              timed_out: bool, checkout: str) -> Counts | None:
     """`counts` (read from what the command printed) with the outcomes the Node preload sent
-    in their place, and every disagreement said."""
+    in their place, every disagreement said, and what the runner loaded of the checkout
+    around the tests (`LOADED` records in `Counts.watched`)."""
     sent = read(found)
     problems = sent.problems
     printed = counts.runner if counts is not None and counts.runner in RUNNERS else None
@@ -120,7 +129,7 @@ def reconcile(counts: Counts | None, found: Evidence, *, returncode: int | None,
             problems.append(f"missing: {printed} printed its summary and the command exited 0, "
                             "and the gate's preload sent nothing (kept from loading: "
                             "NODE_OPTIONS replaced, or the summary printed by something else)")
-        return _said(counts, problems)
+        return _said(_with_loads(counts, sent.loads, checkout), problems)
     cases = [c for runner in RUNNERS for c in sent.cases.get(runner, [])]
     if printed is not None and not timed_out:
         mine = _tally(sent.cases.get(printed, []))
@@ -135,7 +144,8 @@ def reconcile(counts: Counts | None, found: Evidence, *, returncode: int | None,
                      "command exited 0 (the runner's process left before it finished)"
                      for runner in sent.cases if runner not in sent.ended]
     runner = printed or max(sent.cases, key=lambda r: len(sent.cases[r]))
-    return _said(_witnessed(counts, cases, printed, runner), problems)
+    return _said(_with_loads(_witnessed(counts, cases, printed, runner), sent.loads, checkout),
+                 problems)
 
 
 def _witnessed(counts: Counts | None, cases: list[CaseResult], printed: str | None,
@@ -157,6 +167,26 @@ def _witnessed(counts: Counts | None, cases: list[CaseResult], printed: str | No
     return dataclasses.replace(counts or Counts(runner, 0, 0, 0), runner=runner, passed=passed,
                                failed=failed, skipped=skipped, cases=tuple(merged),
                                complete=True)
+
+
+LOADED = "runner-loaded"  # a Watched kind: its detail says as what, and by which code
+
+
+def _with_loads(counts: Counts | None, loads: list[tuple[str, str, str]],
+                checkout: str) -> Counts | None:
+    root = os.path.realpath(checkout)
+    seen = []
+    for role, file, by in loads:
+        inside = os.path.relpath(os.path.realpath(file), root)
+        if inside.startswith(os.pardir) or os.path.isabs(inside):
+            continue
+        where = os.path.relpath(os.path.realpath(by), root) if by.startswith("/") else by
+        by_name = by if where.startswith(os.pardir) else where
+        seen.append(Watched(LOADED, f"{role} (loaded by {by_name[-120:]})",
+                            inside.replace(os.sep, "/"), 1))
+    if counts is None or not seen:
+        return counts
+    return dataclasses.replace(counts, watched=tuple(dict.fromkeys([*counts.watched, *seen])))
 
 
 def _said(counts: Counts | None, problems: list[str]) -> Counts | None:

@@ -105,7 +105,7 @@ def run_tests(
         returncode=completed.returncode, timed_out=completed.timed_out,
         pytest_alone=is_pytest(command))
     counts = node_witness.reconcile(counts, found, returncode=completed.returncode,
-                                    timed_out=completed.timed_out)
+                                    timed_out=completed.timed_out, checkout=ws.checkout)
     running = found.running() if completed.timed_out else None
     return TestRun(completed, _relative(locate(counts, ws.checkout), ws.checkout)
                    if counts else None, expects_report=is_pytest(command), running=running,

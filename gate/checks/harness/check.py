@@ -82,7 +82,12 @@ message sent twice or late); `seen-at-run-time`, what the gate's audit hook (add
 of the checkout runs, and not removable) saw code of the change do that the base's code did not:
 the framework's functions changed in place, `/proc/self`, `/proc/1` or the cgroup tree read, the
 varied run's clock settings opened, the gate's own files opened, ctypes loaded (and, as notices, by
-code under test: a subprocess started, `sys._getframe` called); pinned at the line that did it. A
+code under test: a subprocess started, `sys._getframe` called); pinned at the line that did it;
+`runner-loaded`, a changed file, not a test file, that the test runner loaded around the tests,
+as the gate's Node preload saw it: a file the runner's own code required (its configuration under
+any name, `vite.config.js` as well as `vitest.config.ts`, a reporter, an environment, a
+transformer) and what that file requires, the files Vite bundled into its config, Vitest's setup
+files (even under a test directory), what Jest's runtime loads at the top (setup files). A
 library that is itself a pytest plugin, with its entry point unchanged, raises nothing. Resolve it
 by removing the hook, or explain in the pull request why the tests need it; a reviewer must read
 what it does to a test run."""
@@ -93,7 +98,7 @@ RULES = ("test-plugin-entry-point", "build-backend", "setup-cmdclass", "site-hoo
          "ci-env-read", "always-equal", "test-script-env", "fixture-injected",
          "install-left-files", "install-site-hook", "plugin-loaded-only-at-head",
          "plugin-list-missing-at-head", "framework-changed-in-run", "evidence-tampered",
-         "seen-at-run-time")
+         "seen-at-run-time", "runner-loaded")
 JS_SUFFIXES = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
 TEST_DIRS = ("tests", "test", "testing", "__tests__", "spec", "e2e")
 BENCHMARK = re.compile(r"\.bench\.[cm]?[jt]sx?$")  # vitest's benchmark files, run by `vitest bench`

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from gate.models import Finding
+from gate.outcomes.node_witness import LOADED
 from gate.outcomes.record import Counts, Watched
 
 RULE = "seen-at-run-time"
@@ -46,6 +47,8 @@ def compare(base: Counts | None, head: Sequence[Counts | None],
     found: dict[tuple[str, str, str], Watched] = {}
     for counts in head:
         for w in counts.watched if counts is not None else ():
+            if w.kind == LOADED:
+                continue  # what the runner loaded: runner_loaded.py
             if (w.kind, w.detail, w.file) not in before and not (
                     w.kind in NOTICES and is_test(w.file)):
                 found.setdefault((w.kind, w.detail, w.file), w)

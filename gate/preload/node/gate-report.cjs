@@ -117,10 +117,84 @@
     };
   }
 
+  // What the runner loads of the checkout, beside its tests and the code they import: its
+  // configuration under any name (a file required by the runner's own code, outside
+  // node_modules, and what that file requires in turn; the files Vite bundles into its
+  // config), setup files (Vitest's, and what Jest's runtime loads at the top: setup files
+  // and test files), reporters, environments, transformers. {t: 'load', role, file, by}.
+  const checkout = process.env.GATE_CHECKOUT || '';
+  const roots = [checkout];
+  try { roots.push(fs.realpathSync(checkout)); } catch (e) { /* */ }
+  const inCheckout = (file) => !!checkout && typeof file === 'string' &&
+    roots.some((r) => file.startsWith(r + '/')) && !file.includes('/node_modules/');
+  const loaded = new Set();
+  function saw(role, file, by) {
+    if (!inCheckout(file) || loaded.has(role + file)) return;
+    loaded.add(role + file);
+    write([{ t: 'load', role, file, by: String(by || '').slice(0, 300) }]);
+  }
+  const configs = new Set();
+  function required(request, parent, isMain) {
+    const from = (parent && parent.filename) || '';
+    const byRunner = from !== '' && (!inCheckout(from) || from.includes('/node_modules/'));
+    if (!(byRunner && request[0] === '/') && !(configs.has(from) && request[0] === '.')) return;
+    const file = Module._resolveFilename(request, parent, isMain);
+    if (inCheckout(file)) {
+      configs.add(file);
+      saw('config', file, from);
+    }
+  }
+  // Jest's runtime: a module loaded with no importer is a setup file or a test file.
+  function patchJestRuntime(exported) {
+    const Runtime = exported && (exported.default || exported);
+    const proto = Runtime && Runtime.prototype;
+    if (!proto || typeof proto.requireModule !== 'function' || proto[MARK]) return;
+    proto[MARK] = true;
+    const requireModule = proto.requireModule;
+    proto.requireModule = function gateRequireModule(from, moduleName, ...rest) {
+      try { if (moduleName === undefined) saw('entry', from, 'jest-runtime'); } catch (e) { /* */ }
+      return requireModule.call(this, from, moduleName, ...rest);
+    };
+    const importModule = proto.unstable_importModule;
+    if (typeof importModule === 'function') {
+      proto.unstable_importModule = function gateImportModule(from, moduleName, ...rest) {
+        try { if (moduleName === undefined) saw('entry', from, 'jest-runtime'); } catch (e) { /* */ }
+        return importModule.call(this, from, moduleName, ...rest);
+      };
+    }
+  }
+  // Vite bundles an ESM config into a file of its own before importing it; the bundle's
+  // inline source map lists every file bundled (the config and what it imports).
+  const BUNDLED = /\.timestamp-\d+-[0-9a-f]+\.mjs$/;
+  const MAP = /\/\/# sourceMappingURL=data:application\/json;base64,([A-Za-z0-9+/=]+)\s*$/;
+  function bundled(path, data) {
+    if (typeof path !== 'string' || !BUNDLED.test(path)) return;
+    const m = MAP.exec(typeof data === 'string' ? data : String(data));
+    if (!m) return;
+    const map = JSON.parse(Buffer.from(m[1], 'base64').toString('utf8'));
+    const { fileURLToPath } = require('url');
+    for (const source of map.sources || []) {
+      const url = new URL(source, map.sourceRoot || undefined);
+      if (url.protocol === 'file:') saw('config', fileURLToPath(url), 'vite');
+    }
+  }
+  if (checkout) {
+    const promises = fs.promises;
+    const writeFile = promises.writeFile;
+    promises.writeFile = function gateWriteFile(path, data, ...rest) {
+      try { bundled(path, data); } catch (e) { /* */ }
+      return writeFile.call(this, path, data, ...rest);
+    };
+  }
+
   const originalLoad = Module._load;
   Module._load = function load(request, parent, isMain) {
+    try { // before the load: what the file requires in turn is then known as its
+      if (checkout && typeof request === 'string') required(request, parent, isMain);
+    } catch (e) { /* not found: the load says so */ }
     const exported = originalLoad.apply(this, arguments);
     try {
+      if (request === 'jest-runtime' && exported) patchJestRuntime(exported);
       if (request === '@jest/reporters' && exported) {
         patchJest(exported);
       } else if (typeof exported === 'function' && exported.constants &&
@@ -183,6 +257,11 @@
       if (!state || !state.rpc || state[MARK]) return;
       const rpc = state.rpc;
       state[MARK] = true;
+      try {
+        for (const file of (state.config && state.config.setupFiles) || []) {
+          saw('setup', file, 'vitest');
+        }
+      } catch (e) { /* */ }
       state.rpc = new Proxy(rpc, {
         get(target, key) {
           const value = target[key];
