@@ -25,6 +25,7 @@ from gate.checks import base_tests, install, pinned, registry, suite, user
 from gate.checks.harness import (
     evidence_kept,
     fingerprint,
+    installed_packages,
     leftovers,
     loaded_plugins,
     runner_loaded,
@@ -142,7 +143,8 @@ def _install(change: Change, root: str, checkout: str, progress: Progress,
     installed = redact.check(install.run(ws, command, why))
     result = dataclasses.replace(installed, duration_s=time.monotonic() - start)
     progress.finished(result)
-    left = leftovers.in_checkout(checkout) + leftovers.in_environment(ws.env, hooks_before)
+    left = (leftovers.in_checkout(checkout) + leftovers.in_environment(ws.env, hooks_before)
+            + installed_packages.changed(checkout))
     # Every later command sees the install's checkout and environment as they are now,
     # through an overlay of its own (issue 22: every trial starts clean).
     return dataclasses.replace(ws, sealed=True), result, left, hooks_before

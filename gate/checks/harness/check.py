@@ -63,7 +63,8 @@ git does not track that the install wrote into the checkout where a runner loads
 pytest.ini, an `__init__.py` under a test path, a jest or vitest config); `install-site-hook`, a
 `.pth` or `sitecustomize` in the fresh environment that no installed package's RECORD lists
 (written by code, not installed as a file), or that a package only the head's install brought in
-ships; `plugin-loaded-only-at-head`, a pytest plugin the head's test runs loaded and the base's run
+ships; `install-changed-dependency`, a package in node_modules at another version than
+package-lock.json pins (something the install ran replaced it); `plugin-loaded-only-at-head`, a pytest plugin the head's test runs loaded and the base's run
 did not (a dependency's entry point, a module a conftest or a `-p` option pulls in), pinned where
 the head names it; `plugin-list-missing-at-head`, a head whose pytest sessions left no list of
 their plugins where the base's did; `framework-changed-in-run`, a part of pytest's report and call
@@ -98,7 +99,7 @@ RULES = ("test-plugin-entry-point", "build-backend", "setup-cmdclass", "site-hoo
          "ci-env-read", "always-equal", "test-script-env", "fixture-injected",
          "install-left-files", "install-site-hook", "plugin-loaded-only-at-head",
          "plugin-list-missing-at-head", "framework-changed-in-run", "evidence-tampered",
-         "seen-at-run-time", "runner-loaded")
+         "seen-at-run-time", "runner-loaded", "install-changed-dependency")
 JS_SUFFIXES = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
 TEST_DIRS = ("tests", "test", "testing", "__tests__", "spec", "e2e")
 BENCHMARK = re.compile(r"\.bench\.[cm]?[jt]sx?$")  # vitest's benchmark files, run by `vitest bench`
