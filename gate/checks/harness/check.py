@@ -64,10 +64,11 @@ pytest.ini, an `__init__.py` under a test path, a jest or vitest config); `insta
 `.pth` or `sitecustomize` in the fresh environment that no installed package's RECORD lists
 (written by code, not installed as a file), or that a package only the head's install brought in
 ships; `install-changed-dependency`, a package in node_modules at another version than
-package-lock.json pins (something the install ran replaced it); `plugin-loaded-only-at-head`, a pytest plugin the head's test runs loaded and the base's run
-did not (a dependency's entry point, a module a conftest or a `-p` option pulls in), pinned where
-the head names it; `plugin-list-missing-at-head`, a head whose pytest sessions left no list of
-their plugins where the base's did; `framework-changed-in-run`, a part of pytest's report and call
+package-lock.json pins (something the install ran replaced it); `plugin-loaded-only-at-head`, a
+pytest plugin the head's test runs loaded and the base's run did not (a dependency's entry point, a
+module a conftest or a `-p` option pulls in), pinned where the head names it;
+`plugin-list-missing-at-head`, a head whose pytest sessions left no list of their plugins where the
+base's did; `framework-changed-in-run`, a part of pytest's report and call
 machinery (TestReport, CallInfo, runtestprotocol, the JUnit and terminal reporters), pluggy's hook
 calling, unittest's TestCase or TestResult, or `AssertionError` that the gate's fingerprint, taken
 when pytest loads its plugin and again when the session ends, found replaced, or found to be code
