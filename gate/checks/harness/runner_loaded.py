@@ -1,7 +1,7 @@
 """What the test runner loaded of the checkout around the tests, as the gate's Node preload
 saw it (`gate/outcomes/node_witness.py`): its configuration under any name (a file the
 runner's own code required, and what that file requires; the files Vite bundled into its
-config), setup files, and what Jest's runtime loaded at the top (setup and test files). A
+config), setup files (Vitest's; what Jest's runtime loads at the top, but the test file). A
 changed file so loaded that is not a test file is a `runner-loaded` finding: it changes how
 every test runs, whatever it is called (`vite.config.js` as well as `vitest.config.ts`), and
 base-tests, which puts the base's tests back, leaves it in place. Setup files count even

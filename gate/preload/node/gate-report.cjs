@@ -144,7 +144,11 @@
       saw('config', file, from);
     }
   }
-  // Jest's runtime: a module loaded with no importer is a setup file or a test file.
+  // Jest's runtime: a module loaded with no importer is a setup file, or the test file the
+  // runtime was made for.
+  function top(runtime, from, moduleName) {
+    if (moduleName === undefined && from !== runtime._testPath) saw('setup', from, 'jest-runtime');
+  }
   function patchJestRuntime(exported) {
     const Runtime = exported && (exported.default || exported);
     const proto = Runtime && Runtime.prototype;
@@ -152,13 +156,13 @@
     proto[MARK] = true;
     const requireModule = proto.requireModule;
     proto.requireModule = function gateRequireModule(from, moduleName, ...rest) {
-      try { if (moduleName === undefined) saw('entry', from, 'jest-runtime'); } catch (e) { /* */ }
+      try { top(this, from, moduleName); } catch (e) { /* */ }
       return requireModule.call(this, from, moduleName, ...rest);
     };
     const importModule = proto.unstable_importModule;
     if (typeof importModule === 'function') {
       proto.unstable_importModule = function gateImportModule(from, moduleName, ...rest) {
-        try { if (moduleName === undefined) saw('entry', from, 'jest-runtime'); } catch (e) { /* */ }
+        try { top(this, from, moduleName); } catch (e) { /* */ }
         return importModule.call(this, from, moduleName, ...rest);
       };
     }
