@@ -139,3 +139,33 @@ def test_the_forging_shell_does_not_pass_the_gate(
     assert report["verdict"] == "fail", suite
     assert suite["status"] == "failed"
     assert "evidence-tampered" in {f["rule"] for f in harness["findings"]}
+
+
+def test_a_runner_that_a_test_starts_is_not_the_runs(tmp_path: Path,
+                                                      vitest_modules: Path) -> None:
+    """A plugin's own tests run Vitest on a fixture whose test fails on purpose: the nested
+    run's tests are not the run's, though its processes load the preload too."""
+    nested = """\
+import { test, expect } from 'vitest';
+import { spawnSync } from 'node:child_process';
+
+test('the fixture fails', () => {
+  const run = spawnSync(process.execPath, ['../node_modules/vitest/vitest.mjs', 'run'],
+                        { cwd: 'fixture', encoding: 'utf8' });
+  expect(run.status).toBe(1);
+  expect(run.stdout).toContain('1 failed');
+});
+"""
+    root = vitest_project(tmp_path / "p", vitest_modules, {
+        "test/calc.test.js": nested,
+        "fixture/broken.test.js": "import { test, expect } from 'vitest';\n"
+                                  "test('broken', () => { expect(1).toBe(2); });\n",
+        "vitest.config.js": "export default { test: { include: ['test/**/*.test.js'], "
+                            "testTimeout: 600000 } };\n"})
+    (root / "fixture" / "vitest.config.js").write_text(
+        "export default { test: { include: ['*.test.js'] } };\n")
+    run = run_in(root, "npm test")
+    assert run.counts is not None
+    assert (run.counts.describe(), run.counts.evidence) == ("1/1 tests", ()), (
+        run.completed.output[-2000:])
+    assert run.passed

@@ -109,6 +109,7 @@
                    seconds: typeof test.duration === 'number' ? test.duration / 1000 : null,
                    message: outcome === 'failed' && err ? text(String(err.message || err)) : '' }]);
         }
+        if (event === 'start') quiet();
         if (event === 'end' && !worker) {
           end('mocha', this.stats ? this.stats.failures > 0 : this.failures > 0);
         }
@@ -116,6 +117,10 @@
       return original.call(this, event, ...args);
     };
   }
+
+  // Once this process runs tests, what they start is not the run's: a runner a test starts
+  // (a plugin's own tests run Vitest on fixtures) must not send its tests as the run's.
+  function quiet() { delete process.env.GATE_JS_REPORT; }
 
   // What the runner loads of the checkout, beside its tests and the code they import: its
   // configuration under any name (a file required by the runner's own code, outside
@@ -147,6 +152,7 @@
   // Jest's runtime: a module loaded with no importer is a setup file, or the test file the
   // runtime was made for.
   function top(runtime, from, moduleName) {
+    quiet();
     if (moduleName === undefined && from !== runtime._testPath) saw('setup', from, 'jest-runtime');
   }
   function patchJestRuntime(exported) {
@@ -261,6 +267,7 @@
       if (!state || !state.rpc || state[MARK]) return;
       const rpc = state.rpc;
       state[MARK] = true;
+      quiet();
       try {
         for (const file of (state.config && state.config.setupFiles) || []) {
           saw('setup', file, 'vitest');
