@@ -19,6 +19,7 @@ import evidence_cost
 import fixtures
 import go_witness_cost
 import hook_latency
+import node_witness_cost
 import scan
 import smoke
 
@@ -745,6 +746,8 @@ def main() -> int:
             ("evidence", lambda: evidence_cost.evidence_cost(work, args.quick)),
             ("go_witness", lambda: go_witness_cost.go_witness_cost(work, args.quick)),
         ]
+        if not args.quick:  # npm and the registry: not in the smoke test
+            steps.append(("node_witness", lambda: node_witness_cost.node_witness_cost(work)))
         chosen = [(n, step) for n, step in steps if not args.only or n in args.only]
         # --quick is a smoke test: two measurements at a time, in smoke.ORDER, whose figures
         # then say only that the measurement still runs. A full run takes them one at a time.

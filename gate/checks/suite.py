@@ -9,7 +9,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from gate.execution.conditions import USUAL, Conditions
 from gate.execution.run_workspace import Workspace
 from gate.models import CheckResult, Finding, Status, TestCounts
-from gate.outcomes import baseline, detail
+from gate.outcomes import baseline, detail, witnesses
 from gate.outcomes.record import CaseResult
 from gate.outcomes.testrun import TestRun
 from gate.trials import order as orders
@@ -46,10 +46,12 @@ whole, which decides. Retries never make a failing test green: every run must pa
 outcomes come from the runner, asked through the environment (the command is never edited):
 pytest writes a JUnit report requested through PYTEST_ADDOPTS, go test is made verbose through
 GOFLAGS, nextest prints every test (NEXTEST_STATUS_LEVEL), Jest, Vitest and Mocha are followed
-by the gate's Node preload (NODE_OPTIONS) and unittest by its sitecustomize (PYTHONPATH), whose
-reports name tests only when they agree with the runner's printed summary; node:test and cargo
-test are read from their output. The exit status must agree with the runner's counts: a run
-that exits 0 with failures, or having run no test, does not pass.
+by the gate's Node preload (NODE_OPTIONS), whose outcomes, sent as the tests ran, decide,
+and unittest by its sitecustomize (PYTHONPATH), which names tests only when it agrees with the
+runner's printed summary; node:test, uvu, go test and cargo test are read from their output,
+and the summary says that no witness of the gate's own decided them. The exit status must
+agree with the runner's counts: a run that exits 0 with failures, or having run no test, does
+not pass.
 
 Resolve: fix the failing test or the code under it; make a flaky test deterministic
 (fixed seeds, no shared state, no real time or network); give an order-dependent test the
@@ -386,7 +388,7 @@ def judge(results: Sequence[TestRun], runs: int, note: str = "", *,
         summary += " (" + "; ".join(bad) + ")"
     elif any(o.kind != "project" for o in orders):  # how to run them again
         summary += " (orders: " + ", ".join(o.short for o in orders) + ")"
-    summary += note
+    summary += note + witnesses.note(worst.counts)
     text = "" if worst.passed else detail.excerpt(worst.failed_tests, worst.completed.output)
     findings = _findings(list(results), order_dependent or {}, changed)
     return CheckResult(ID, TITLE, _status(list(results)), True, summary, detail=text,

@@ -25,8 +25,10 @@ from gate.checks import base_tests, install, pinned, registry, suite, user
 from gate.checks.harness import (
     evidence_kept,
     fingerprint,
+    installed_packages,
     leftovers,
     loaded_plugins,
+    runner_loaded,
     watched_code,
 )
 from gate.engine import background, redact, sides
@@ -141,7 +143,8 @@ def _install(change: Change, root: str, checkout: str, progress: Progress,
     installed = redact.check(install.run(ws, command, why))
     result = dataclasses.replace(installed, duration_s=time.monotonic() - start)
     progress.finished(result)
-    left = leftovers.in_checkout(checkout) + leftovers.in_environment(ws.env, hooks_before)
+    left = (leftovers.in_checkout(checkout) + leftovers.in_environment(ws.env, hooks_before)
+            + installed_packages.changed(checkout))
     # Every later command sees the install's checkout and environment as they are now,
     # through an overlay of its own (issue 22: every trial starts clean).
     return dataclasses.replace(ws, sealed=True), result, left, hooks_before
@@ -234,6 +237,9 @@ def _harness(change: Change, ws: Workspace, base: base_run.BaseOutcomes | None,
     left.extend(evidence_kept.compare(counts, [r.counts for r in runs]))
     left.extend(watched_code.compare(counts, [r.counts for r in runs],
                                      change.diff.is_test_file))
+    left.extend(runner_loaded.compare(
+        [r.counts for r in runs], {f.path for f in change.diff.files if f.status != "deleted"},
+        change.diff.is_test_file))
 
 
 def _tests(change: Change, ws: Workspace, root: str, command: str, progress: Progress,

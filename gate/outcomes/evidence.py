@@ -9,7 +9,8 @@ never "says nothing"; and the outcomes are the ones sent as the tests ran.
 
 The messages (`gate/pytest_plugins/gate_evidence.py` sends them): `open`, `start`, `report`,
 `fingerprint`, `plugins`, `end` of a session `s`; `worker-fingerprint` and `worker-plugins`
-from an xdist worker; `case` from the unittest and Node preloads; `go` from Go's witnessed
+from an xdist worker; `case` from the unittest preload; `node` from the Node preload
+(`node_witness.py`); `go` from Go's witnessed
 `testing` (`runners/go_witness.py`); `lines` from `pinned`'s line recorder; `watch`
 from any process; `part` for a message too long for one write."""
 from __future__ import annotations
@@ -52,6 +53,7 @@ class Evidence:
     records: list[dict[str, Any]] = dataclasses.field(default_factory=list)  # the preloads'
     lines: list[dict[str, Any]] = dataclasses.field(default_factory=list)  # the line recorder's
     go: list[dict[str, Any]] = dataclasses.field(default_factory=list)  # Go's testing witness
+    node: list[dict[str, Any]] = dataclasses.field(default_factory=list)  # the Node preload's
 
     def running(self) -> str | None:
         """The test a session had started and not reported on: where a run was cut."""
@@ -138,6 +140,9 @@ def read(lines: Sequence[bytes], checkout: str) -> Evidence:
             seen = _watched(message, checkout)
             if seen is not None and seen not in found.watched:
                 found.watched.append(seen)
+            continue
+        if kind == "node":
+            found.node.append(message)
             continue
         if kind in ("case", "lines", "go"):  # a preload's test; a mutant's line; Go's testing
             fields = {k: v for k, v in message.items() if k not in ("k", "p")}

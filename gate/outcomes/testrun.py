@@ -9,7 +9,7 @@ from typing import Any
 
 from gate.execution import evidence_channel, hidden_paths, process, reaper
 from gate.execution.run_workspace import Workspace
-from gate.outcomes import evidence
+from gate.outcomes import evidence, node_witness
 from gate.outcomes import reading as results
 from gate.outcomes.location import locate
 from gate.outcomes.pytest_command import is_pytest
@@ -71,6 +71,9 @@ class TestRun:
             if runner == "pytest" and c.returncode in _PYTEST_EXITS:
                 return f"exit {c.returncode}: {_PYTEST_EXITS[c.returncode]}"
             return f"exit {c.returncode}"
+        if self.cut_short and self.counts is not None and self.counts.runner != "pytest":
+            return (f"exit 0 but {self.counts.runner} never sent the end of its run to the "
+                    "gate: the run was cut short")
         if (self.counts is None and self.expects_report) or self.cut_short:
             return "exit 0 but pytest wrote no report: the session was cut short (os._exit?)"
         if self.counts is not None and self.counts.failed:
@@ -108,11 +111,14 @@ def run_tests(
     counts = go_witness.judged(counts, found.go, output=completed.output,
                                returncode=completed.returncode,
                                expected=bool(witness) and go_witness.alone(command))
+    counts = node_witness.reconcile(counts, found, returncode=completed.returncode,
+                                    timed_out=completed.timed_out, checkout=ws.checkout)
     running = found.running() if completed.timed_out else None
     return TestRun(completed, _relative(locate(counts, ws.checkout), ws.checkout)
                    if counts else None, expects_report=is_pytest(command), running=running,
                    lines=tuple(found.lines),
-                   heard=bool(found.sessions or found.records or found.watched or found.lines))
+                   heard=bool(found.sessions or found.records or found.watched or found.lines
+                              or found.go or found.node))
 
 
 def _run(ws: Workspace, command: str, env: dict[str, str], report: str,

@@ -145,7 +145,8 @@ def test_the_detail_holds_the_failing_test_within_1500_characters(
     _, report, _ = gate(capsys, repo.path)
     suite = report["checks"][1]
     assert suite["summary"] == (
-        "0 of 1 runs passed, 1/2 tests (run 1: exit 1); baseline: 1 regression(s)")
+        "0 of 1 runs passed, 1/2 tests (run 1: exit 1); outcomes as node:test printed them "
+        "(no witness of the gate's own); baseline: 1 regression(s)")
     assert len(suite["detail"]) <= 1500
     assert suite["detail"].startswith(
         "FAILED total is right (a.test.js:4)\n  Expected values to be strictly equal:\n")

@@ -16,6 +16,7 @@ from gate.checks.check_config import (
     justfile,
     makefile,
     noxfile,
+    package_manager,
     python_config_diff,
     search_files,
     taskfile,
@@ -41,7 +42,10 @@ switches: rules `tox-config`, `hatch-config`, `pdm-scripts`, `poe-tasks`, `nox-s
 `cargo-test`), a go.work added or given a `use` or `replace`, and any change to `.cargo/config.toml`
 (rules `go-workspace`, `cargo-config`: both are found by searching the directories above, and swap
 what the tests build), go.mod's `replace` and `exclude` added, its `go`, `toolchain` and `godebug`
-changed (rule `go-mod`), package.json test, build and lint scripts and every script they run,
+changed (rule `go-mod`), package.json test, build, lint and install lifecycle scripts
+(`postinstall`, `prepare`...) and every script they run, the package managers' settings
+(`.npmrc`, `.yarnrc.yml`, `pnpm-workspace.yaml`, `bunfig.toml`, compared as parsed data: rule
+`package-manager-config`, for a `script-shell` or `node-options` changes how `npm test` runs),
 Jest/Vitest/Mocha/Playwright configs, lint rules in package.json's `xo` and `eslintConfig` keys and
 in `.golangci.yml` (rules `lint-config`, `golangci-config`), tsconfig strictness, the `test` and
 `check` recipes of a Makefile, justfile or Taskfile.yml (and of any target that runs a test runner,
@@ -115,6 +119,9 @@ def handler_for(path: str, paths: Callable[[], list[str]] = list,
         return _python(config_diff.ini_sections, python_config_diff.ini)
     if any(fnmatch.fnmatch(name, pattern) for pattern in RUNNER_FILES):
         return handlers.runner_file
+    if name in package_manager.FILES:
+        return handlers.parsed(lambda text: package_manager.parse(name, text),
+                               package_manager.compare)
     if name == search_files.GO_WORK:
         return search_files.go_work
     if name == "go.mod":

@@ -1,8 +1,11 @@
 """package.json scripts that decide how the code is checked: the watched ones and every script
 they call, transitively.
 
-Watched: `test`, `pretest`, `posttest`, `build`, `prebuild`, `lint`, `typecheck` and scripts
-named `test:*`, `build:*`, `lint:*`, `typecheck:*`. A script calls another through `npm run X`
+Watched: `test`, `pretest`, `posttest`, `build`, `prebuild`, `lint`, `typecheck`, the
+install's lifecycle scripts (`preinstall`, `install`, `postinstall`, `prepublish`,
+`preprepare`, `prepare`, `postprepare`: the gate's install runs them before any test, and they
+can rewrite what the tests load, `node_modules` included) and scripts named `test:*`,
+`build:*`, `lint:*`, `typecheck:*`. A script calls another through `npm run X`
 (`npm test`, `npm run-script X`), `yarn [run] X`, `pnpm [run] X`, `bun run X`, `npm-run-all`,
 `run-s`, `run-p` (with globs such as `lint:*`) and `concurrently "npm:X"`; the `pre` and `post`
 scripts of a called script run with it.
@@ -14,7 +17,9 @@ import re
 import shlex
 from collections.abc import Iterator, Mapping
 
-WATCHED = ("test", "pretest", "posttest", "build", "prebuild", "lint", "typecheck")
+WATCHED = ("test", "pretest", "posttest", "build", "prebuild", "lint", "typecheck",
+           "preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare",
+           "postprepare")
 PREFIXES = ("test:", "build:", "lint:", "typecheck:")
 _NPM_LIFECYCLE = {"test": "test", "t": "test", "tst": "test", "start": "start", "stop": "stop",
                   "restart": "restart"}

@@ -45,13 +45,16 @@ these three anywhere outside test files, conftest.py and `tests/__init__.py` inc
 under test only: `framework-internals`, an import of `_pytest` or `unittest`'s internal modules
 (`vitest`, `node:test`, `@jest/globals` in production JS); `pytest-hook`, a `pytest_*` hook defined
 outside the tests; `test-run-detected`, code asking whether it runs under a test or under the gate
-(`PYTEST_CURRENT_TEST`, `GATE_*`, `"pytest" in sys.modules`, `JEST_WORKER_ID`, Go's
-`testing.Testing()`, `flag.Lookup("test.v")`, `os.Args[0]` held against `.test` or the binary run
-again, its callers' frames read beside a test's name, `/proc/1`, `bwrap` or the varied run's
-`/etc/faketimerc` named, today's date compared with a fixed one); `ci-env-read`, code reading `CI`
-(the gate runs the tests with `CI=true`); `always-equal`, an `__eq__` that answers True (or `__ne__`
-False) whatever it is given, so that every `assert x == expected` passes. The scripts the test
-command runs (the base's test
+(`PYTEST_CURRENT_TEST`, `GATE_*`, `"pytest" in sys.modules`, `JEST_WORKER_ID`, its callers' frames
+read beside a test's name; in JavaScript and TypeScript `VITEST`, `NODE_ENV` compared with "test",
+`process.argv` beside a runner's name, its own stack read beside a test file's name or searched,
+`prepareStackTrace`; Go's `testing.Testing()`, `flag.Lookup("test.v")`, `os.Args[0]` held against
+`.test` or the binary run again; Rust's `cfg!(test)` at run time or one function under both
+`cfg(test)` and `cfg(not(test))`; `/proc/1`, `bwrap` or the varied run's `/etc/faketimerc`
+named, today's date compared with a fixed one); `ci-env-read`, code reading `CI` (the gate runs
+the tests with `CI=true`); `always-equal`, an `__eq__` that answers True (or `__ne__` False)
+whatever it is given, so that every `assert x == expected` passes. The scripts the test command
+runs (the base's test
 command, its Makefile's `test` and `check` recipes, its package.json test scripts, and the shell
 scripts they name) are followed: a Python script so run is read as code under test wherever it
 lies, and `test-script-env` is a shell script so run that sets what the runner loads
@@ -65,10 +68,12 @@ git does not track that the install wrote into the checkout where a runner loads
 pytest.ini, an `__init__.py` under a test path, a jest or vitest config); `install-site-hook`, a
 `.pth` or `sitecustomize` in the fresh environment that no installed package's RECORD lists
 (written by code, not installed as a file), or that a package only the head's install brought in
-ships; `plugin-loaded-only-at-head`, a pytest plugin the head's test runs loaded and the base's run
-did not (a dependency's entry point, a module a conftest or a `-p` option pulls in), pinned where
-the head names it; `plugin-list-missing-at-head`, a head whose pytest sessions left no list of
-their plugins where the base's did; `framework-changed-in-run`, a part of pytest's report and call
+ships; `install-changed-dependency`, a package in node_modules at another version than
+package-lock.json pins (something the install ran replaced it); `plugin-loaded-only-at-head`, a
+pytest plugin the head's test runs loaded and the base's run did not (a dependency's entry point, a
+module a conftest or a `-p` option pulls in), pinned where the head names it;
+`plugin-list-missing-at-head`, a head whose pytest sessions left no list of their plugins where the
+base's did; `framework-changed-in-run`, a part of pytest's report and call
 machinery (TestReport, CallInfo, runtestprotocol, the JUnit and terminal reporters), pluggy's hook
 calling, unittest's TestCase or TestResult, or `AssertionError` that the gate's fingerprint, taken
 when pytest loads its plugin and again when the session ends, found replaced, or found to be code
@@ -84,7 +89,12 @@ message sent twice or late); `seen-at-run-time`, what the gate's audit hook (add
 of the checkout runs, and not removable) saw code of the change do that the base's code did not:
 the framework's functions changed in place, `/proc/self`, `/proc/1` or the cgroup tree read, the
 varied run's clock settings opened, the gate's own files opened, ctypes loaded (and, as notices, by
-code under test: a subprocess started, `sys._getframe` called); pinned at the line that did it. A
+code under test: a subprocess started, `sys._getframe` called); pinned at the line that did it;
+`runner-loaded`, a changed file, not a test file, that the test runner loaded around the tests,
+as the gate's Node preload saw it: a file the runner's own code required (its configuration under
+any name, `vite.config.js` as well as `vitest.config.ts`, a reporter, an environment, a
+transformer) and what that file requires, the files Vite bundled into its config, Vitest's setup
+files (even under a test directory), what Jest's runtime loads at the top (setup files). A
 library that is itself a pytest plugin, with its entry point unchanged, raises nothing. Resolve it
 by removing the hook, or explain in the pull request why the tests need it; a reviewer must read
 what it does to a test run."""
@@ -95,7 +105,7 @@ RULES = ("test-plugin-entry-point", "build-backend", "setup-cmdclass", "site-hoo
          "ci-env-read", "always-equal", "test-script-env", "fixture-injected",
          "install-left-files", "install-site-hook", "plugin-loaded-only-at-head",
          "plugin-list-missing-at-head", "framework-changed-in-run", "evidence-tampered",
-         "seen-at-run-time")
+         "seen-at-run-time", "runner-loaded", "install-changed-dependency")
 JS_SUFFIXES = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
 TEST_DIRS = ("tests", "test", "testing", "__tests__", "spec", "e2e")
 BENCHMARK = re.compile(r"\.bench\.[cm]?[jt]sx?$")  # vitest's benchmark files, run by `vitest bench`

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from gate.models import Finding
+from gate.outcomes.node_witness import LOADED
 from gate.outcomes.record import Counts, Watched
 
 RULE = "seen-at-run-time"
@@ -62,6 +63,8 @@ def compare(base: Counts | None, head: Sequence[Counts | None],
     found: dict[tuple[str, str, str], Watched] = {}
     for counts in head:
         for w in counts.watched if counts is not None else ():
+            if w.kind == LOADED:
+                continue  # what the runner loaded: runner_loaded.py
             if (w.kind, w.detail, w.file) not in before and not (
                     w.kind in CODE_ONLY and is_test(w.file)):
                 found.setdefault((w.kind, w.detail, w.file), w)

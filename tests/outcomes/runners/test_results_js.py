@@ -210,10 +210,10 @@ def test_mocha_tests_skipped_at_run_time_and_in_parallel_are_named(js_project: P
     ("vitest", "node_modules/.bin/vitest run forged-vitest/", "forges.test.mjs"),
     ("mocha", "node_modules/.bin/mocha 'forged-mocha/*.spec.js'", "forges.spec.js"),
 ])
-def test_a_forged_report_falls_back_to_the_summary(js_project: Path, runner: str, command: str,
-                                                   name: str) -> None:
-    """A test that sends fake passes on the gate's channel as the preload would: the counts
-    disagree with the runner's printed summary, so no test is named and no pass is added."""
+def test_passes_forged_on_the_channel_are_tampering_and_add_nothing(
+        js_project: Path, runner: str, command: str, name: str) -> None:
+    """A test that sends fake passes on the gate's channel as the preload once did: they are
+    not in the preload's chain, so they are tampering, and the outcomes are the preload's."""
     forger = FORGER.replace("RUNNER", repr(runner))
     if runner == "vitest":
         forger = ("import { test } from 'vitest';\nimport fs from 'fs';\n"
@@ -225,6 +225,8 @@ def test_a_forged_report_falls_back_to_the_summary(js_project: Path, runner: str
     root = project(js_project, f"forged-{runner}", {test_name: source, name: forger})
     run = run_in(root, command)
     assert run.counts is not None
-    assert (run.counts.runner, run.counts.complete) == (runner, False)
+    assert (run.counts.runner, run.counts.complete) == (runner, True)
     assert run.counts.describe() == "3/4 tests, 1 skipped"
-    assert [c.name for c in run.counts.cases] == ["math > breaks"]
+    assert "ghost one" not in {c.name for c in run.counts.cases}
+    assert [c.name for c in run.failed_tests] == ["math > breaks"]
+    assert [e.split(":")[0] for e in run.counts.evidence] == ["unreadable"]
