@@ -43,15 +43,11 @@ by test file across the cores, each piece in a file system of its own: runs 1 an
 so that a test file the head adds meets the others in one session in two orders. A cut run
 counts only if its pieces passed having run exactly run 1's tests; otherwise it is made again
 whole, which decides. Retries never make a failing test green: every run must pass. Per-test
-outcomes come from the runner, asked through the environment (the command is never edited):
-pytest writes a JUnit report requested through PYTEST_ADDOPTS, go test is made verbose through
-GOFLAGS, nextest prints every test (NEXTEST_STATUS_LEVEL), Jest, Vitest and Mocha are followed
-by the gate's Node preload (NODE_OPTIONS), whose outcomes, sent as the tests ran, decide,
-and unittest by its sitecustomize (PYTHONPATH), which names tests only when it agrees with the
-runner's printed summary; node:test, uvu, go test and cargo test are read from their output,
-and the summary says that no witness of the gate's own decided them. The exit status must
-agree with the runner's counts: a run that exits 0 with failures, or having run no test, does
-not pass.
+outcomes come from the gate's own witnesses, sent as the tests ran (pytest's session plugin,
+the Node preload for Jest, Vitest and Mocha, Go's `testing` overlaid; docs/how-it-works.md has
+the table); unittest, node:test, uvu and cargo test are read from their output, and the summary
+says no witness decided them. The exit status must agree with the runner's counts: a run that
+exits 0 with failures, or having run no test, does not pass.
 
 Resolve: fix the failing test or the code under it; make a flaky test deterministic
 (fixed seeds, no shared state, no real time or network); give an order-dependent test the
