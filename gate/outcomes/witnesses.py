@@ -1,12 +1,13 @@
 """Which runners' outcomes come from a witness of the gate's own (a channel it opened before
 the tests started, written by its plugin or preload inside the runner: `evidence.py`,
-`node_witness.py`), and which only from what the judged command printed. The suite's
+`node_witness.py`, Go's overlaid `testing`: `runners/go_witness.py`, which says itself where
+its witness sent nothing), and which only from what the judged command printed. The suite's
 summary says so for the second kind (docs/how-it-works.md has the table)."""
 from __future__ import annotations
 
 from gate.outcomes.record import Counts
 
-WITNESSED = frozenset({"pytest", "jest", "vitest", "mocha"})
+WITNESSED = frozenset({"pytest", "jest", "vitest", "mocha", "go test"})
 
 
 def note(counts: Counts | None) -> str:
