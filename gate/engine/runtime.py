@@ -190,7 +190,7 @@ def _suite(change: Change, ws: Workspace, root: str, chosen: selection.Selection
             orders.seed_of(change.head), fresh, splitter, beside if spaces else (),
             conditions.possible(tests_ws.boundary.bwrap is not None, tests_ws.boundary.overlays,
                                 tests_ws.env)
-            if cfg.varied_run else conditions.USUAL)  # the last run's (`varied-run`)
+            if cfg.varied_run and cfg.runs > 1 else conditions.USUAL)  # the last run's
         if chosen.found_nothing(done.runs):
             return chosen.nothing()
         runs.extend(done.runs)

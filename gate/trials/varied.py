@@ -105,7 +105,8 @@ def set_aside(found: Sequence[Outcome], runs: int, varied: Conditions, checkout:
     if said:
         return Aside(list(found[:-1]), runs - 1, USUAL, f"; {said}",
                      (spoiled_finding(said, checkout),))
-    unmoved = f"; the varied run's clock was not moved: {varied.unmoved}" if varied.unmoved else ""
+    unmoved = (f"; the varied run's clock was not moved: {varied.unmoved}"
+               if varied.unmoved and is_varied(runs, runs) else "")
     return Aside(list(found), runs, varied, unmoved)
 
 

@@ -79,7 +79,8 @@ def test_a_two_shard_matrix_and_its_merge_post_one_verdict(
     suite = next(c for c in unsharded["checks"] if c["id"] == "suite")
     # The unsharded run's counts, and the merge saying it was made of two shards.
     counts = suite["summary"].split(" (base")[0]
-    assert counts == "1 of 1 runs passed, 10/10 tests, 1 skipped"
+    assert counts == ("1 of 1 runs passed, 10/10 tests, 1 skipped; outcomes as node:test printed "
+                      "them (no witness of the gate's own)")
     assert f"| passed | {counts}; 2 shards (base 14: 4 no longer run) |" in comment["body"]
     assert fake.labels[7] == ["gate: needs-review"]
     publish = [e for e in lines if e.get("jobID") == "merge"

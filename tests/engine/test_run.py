@@ -364,7 +364,9 @@ def test_text_output_shows_progress_findings_and_verdict(
     assert f"head {head[:12]}" in captured.out
     assert ("tests/test_calc.py:8: tests-removed: test `test_sub` was removed"
             in captured.out)
-    assert captured.out.rstrip().splitlines()[-2].startswith("verdict: needs-review")
+    closing = captured.out.rstrip().splitlines()[-3:]
+    assert closing[0].startswith("verdict: needs-review")
+    assert closing[2].startswith("What cannot be resolved in the code needs a person")
 
 
 def test_a_suite_that_collects_no_test_fails(

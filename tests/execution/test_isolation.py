@@ -481,8 +481,8 @@ def test_the_config_on_the_base_sets_the_level_and_the_flag_overrides_it(
     _, report, _ = attack.judge("required")
     assert report["isolation"]["level"] == "namespaces"
     assert report["isolation"]["detail"].startswith(
-        f"{WORKS.version}: user, PID, mount, IPC and UTS namespaces per command; a read-only world "
-        "but ")
+        f"{WORKS.version}: user, PID, mount, IPC and UTS namespaces per command; process ids from ")
+    assert "; the machine's host name; a read-only world but " in report["isolation"]["detail"]
     assert "\n" not in report["isolation"]["detail"]  # one line, not a list of paths
 
 

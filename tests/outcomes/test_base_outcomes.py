@@ -187,7 +187,8 @@ def test_a_rust_test_compiled_out_by_a_cfg_no_marker_rule_knows_is_named(
                                            "    fn adds() {")})
     report = gate_run(capsys, repo.path, "--test", "cargo test")
     assert check(report, "suite")["summary"] == (
-        "1 of 1 runs passed, 1/1 tests (base 2: 1 no longer run)")
+        "1 of 1 runs passed, 1/1 tests; outcomes as cargo test printed them (no witness of the "
+        "gate's own) (base 2: 1 no longer run)")
     removed = check(report, "tests-removed")
     assert where(removed) == [("src/lib.rs", 10, "not-run-at-head")]  # at its fn, at base
     assert removed["findings"][0]["message"] == (
@@ -232,7 +233,8 @@ def test_node_test_tests_that_stop_running_or_skip_at_run_time_are_named(
         "test/calc.test.js": head_test})
     report = gate_run(capsys, repo.path)
     assert check(report, "suite")["summary"] == (
-        "1 of 1 runs passed, 1/1 tests, 1 skipped (base 3: 1 no longer run)")
+        "1 of 1 runs passed, 1/1 tests, 1 skipped; outcomes as node:test printed them (no "
+        "witness of the gate's own) (base 3: 1 no longer run)")
     removed = check(report, "tests-removed")
     assert [f for f in where(removed) if f[2] == "not-run-at-head"] == [
         ("test/calc.test.js", 9, "not-run-at-head")]

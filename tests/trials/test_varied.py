@@ -82,3 +82,14 @@ def test_a_hang_is_the_changes_where_a_usual_run_failed_too(tmp_path: Path) -> N
 def test_a_usual_last_run_that_hangs_is_never_excused(tmp_path: Path) -> None:
     hung = _outcome(tmp_path, 3, USUAL, None, timed_out=True, reported=False)
     assert varied.spoiled(_runs(tmp_path, hung), 3) == ""
+
+
+def test_the_unmoved_clock_is_said_only_where_there_is_a_varied_run(tmp_path: Path) -> None:
+    """One run has no varied run: nothing to say of its clock (it was said on every
+    one-run cargo project after the merges)."""
+    unmoved = Conditions(files_days=30, unmoved="rustc hung at the start under libfaketime")
+    one = [_outcome(tmp_path, 1, USUAL, 0)]
+    assert varied.set_aside(one, 1, unmoved, str(tmp_path)).note == ""
+    three = _runs(tmp_path, _outcome(tmp_path, 3, unmoved, 0))
+    assert varied.set_aside(three, 3, unmoved, str(tmp_path)).note == (
+        "; the varied run's clock was not moved: rustc hung at the start under libfaketime")
