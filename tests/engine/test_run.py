@@ -422,9 +422,12 @@ def test_parallel_runs_go_side_by_side(
                       if p.name.split("-", 1)[1].startswith("suite-"))
     # Side by side, run 3 is cut in pieces across the cores: the base's unchanged test file
     # in one (base-tests reads its outcome there), the rest (the head's new file) in another.
-    assert suite_logs("side") == ["suite-side-by-side-1.log", "suite-side-by-side-2.log",
-                                  "suite-side-by-side-3-part-1.log",
-                                  "suite-side-by-side-3-rest.log"]
+    # A piece that did not pass is made again whole, which the summary above does not show:
+    # the cut is what this asserts. (CI met that once this stop, under load; its logs were not
+    # kept, and three runs side by side afterwards did not do it again.)
+    cut = ["suite-side-by-side-1.log", "suite-side-by-side-2.log",
+           "suite-side-by-side-3-part-1.log", "suite-side-by-side-3-rest.log"]
+    assert suite_logs("side") in (cut, sorted([*cut, "suite-side-by-side-3.log"]))
     assert suite_logs("one") == [f"suite-run-{i}.log" for i in (1, 2, 3)]
 
 
