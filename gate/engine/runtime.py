@@ -189,7 +189,7 @@ def _suite(change: Change, ws: Workspace, root: str, chosen: selection.Selection
             tests_ws, chosen.command, cfg.runs, spaces, functools.partial(progress.step, suite.ID),
             orders.seed_of(change.head), fresh, splitter, beside if spaces else (),
             conditions.possible(tests_ws.boundary.bwrap is not None, tests_ws.boundary.overlays,
-                                tests_ws.env)
+                                tests_ws.env, tests_ws.checkout)
             if cfg.varied_run and cfg.runs > 1 else conditions.USUAL)  # the last run's
         if chosen.found_nothing(done.runs):
             return chosen.nothing()

@@ -16,6 +16,7 @@ judges a change on the gate's own fault.
 from __future__ import annotations
 
 import concurrent.futures
+import os
 import shutil
 from collections.abc import Mapping
 
@@ -23,9 +24,14 @@ from gate.execution import process
 
 LIMIT_S = 10.0
 # The toolchains the gate runs (gate/execution/toolchain.py names them), each with a question
-# that only starts it: its version.
-TOOLS = (("rustc", "--version"), ("rustdoc", "--version"), ("cargo", "--version"),
-         ("go", "version"), ("node", "--version"), ("python3", "-c", "pass"))
+# that only starts it (its version) and the files at a project's root that say it uses them:
+# only those are asked (a Python project's run does not wait on a rustc that hangs).
+_PYTHON = ("pyproject.toml", "setup.py", "setup.cfg", "requirements.txt", "tox.ini",
+           "noxfile.py")
+TOOLS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
+    ("rustc", ("--version",), ("Cargo.toml",)), ("rustdoc", ("--version",), ("Cargo.toml",)),
+    ("cargo", ("--version",), ("Cargo.toml",)), ("go", ("version",), ("go.mod", "go.work")),
+    ("node", ("--version",), ("package.json",)), ("python3", ("-c", "pass"), _PYTHON))
 
 
 def _hangs(tool: str, ask: tuple[str, ...], env: Mapping[str, str], library: str,
@@ -39,11 +45,14 @@ def _hangs(tool: str, ask: tuple[str, ...], env: Mapping[str, str], library: str
     return done.timed_out
 
 
-def hung_tools(env: Mapping[str, str], library: str, days: int) -> tuple[str, ...]:
-    """The toolchains on the PATH of `env` (the judged commands' environment) that hang at
-    their start under `library` with the clock `days` ahead, by name, in `TOOLS`' order."""
-    found = [(name, where, tuple(ask)) for name, *ask in TOOLS
-             if (where := shutil.which(name, path=env.get("PATH", "")))]
+def hung_tools(env: Mapping[str, str], library: str, days: int, checkout: str,
+               ) -> tuple[str, ...]:
+    """The toolchains the project in `checkout` uses, on the PATH of `env` (the judged
+    commands' environment), that hang at their start under `library` with the clock `days`
+    ahead, by name, in `TOOLS`' order."""
+    found = [(name, where, ask) for name, ask, marks in TOOLS
+             if any(os.path.isfile(os.path.join(checkout, m)) for m in marks)
+             and (where := shutil.which(name, path=env.get("PATH", "")))]
     if not found:
         return ()
     with concurrent.futures.ThreadPoolExecutor(len(found)) as pool:

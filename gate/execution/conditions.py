@@ -109,14 +109,15 @@ def faketime_library() -> str | None:
 
 
 def possible(isolated: bool, overlays: bool, env: Mapping[str, str] | None = None,
-             ) -> Conditions:
+             checkout: str = "") -> Conditions:
     """The varied run's conditions that can be made here: the files' age needs the
-    boundary's overlays, the clock libfaketime and toolchains on the PATH of `env` (the
-    judged environment; None: not asked) that start under it (`clock_probe`: rustc and
-    rustdoc hang). The rest is every run's: the machine's host name, and no memory limit a
-    process can see."""
+    boundary's overlays, the clock libfaketime and the project's toolchains (the project in
+    `checkout`, on the PATH of `env`, the judged environment; None: not asked) that start
+    under it (`clock_probe`: rustc and rustdoc hang). The rest is every run's: the machine's
+    host name, and no memory limit a process can see."""
     library = faketime_library()
-    hung = clock_probe.hung_tools(env, library, CLOCK_DAYS) if library and env else ()
+    hung = (clock_probe.hung_tools(env, library, CLOCK_DAYS, checkout)
+            if library and env and checkout else ())
     return Conditions(clock_days=CLOCK_DAYS if library and not hung else 0,
                       files_days=FILES_DAYS if isolated and overlays else 0,
                       unmoved=(f"{', '.join(hung)} hung at the start under libfaketime"

@@ -36,7 +36,23 @@ def test_rustc_and_rustdoc_hang_under_the_moved_clock_and_are_named(tmp_path: Pa
     library = conditions.faketime_library()
     assert library is not None
     env = _env_of(tmp_path, "rustc", "rustdoc", "cargo")
-    assert clock_probe.hung_tools(env, library, 365) == ("rustc", "rustdoc")
+    (tmp_path / "crate").mkdir()
+    (tmp_path / "crate" / "Cargo.toml").write_text("")
+    assert clock_probe.hung_tools(env, library, 365, str(tmp_path / "crate")) == (
+        "rustc", "rustdoc")
+
+
+@needs_clock
+@pytest.mark.usefixtures("cargo_env")
+def test_only_the_projects_own_toolchains_are_asked(tmp_path: Path) -> None:
+    """A Python project's varied run does not wait on the rustc on PATH (every Python run
+    on a machine with Rust waited 10 s before)."""
+    library = conditions.faketime_library()
+    assert library is not None
+    env = _env_of(tmp_path, "rustc", "rustdoc")
+    (tmp_path / "project").mkdir()
+    (tmp_path / "project" / "pyproject.toml").write_text("")
+    assert clock_probe.hung_tools(env, library, 365, str(tmp_path / "project")) == ()
 
 
 @needs_clock
@@ -46,16 +62,19 @@ def test_a_toolchain_that_starts_under_the_clock_is_not_named(tmp_path: Path) ->
     (tmp_path / "bin").mkdir()
     (tmp_path / "bin" / "python3").symlink_to(sys.executable)
     env = {**os.environ, "PATH": str(tmp_path / "bin")}
-    assert clock_probe.hung_tools(env, library, 365) == ()
+    (tmp_path / "setup.py").write_text("")
+    assert clock_probe.hung_tools(env, library, 365, str(tmp_path)) == ()
 
 
 @needs_clock
 @pytest.mark.usefixtures("cargo_env")
 def test_the_varied_run_keeps_the_real_clock_where_a_toolchain_hangs(tmp_path: Path) -> None:
+    (tmp_path / "Cargo.toml").write_text("")
     rust = conditions.possible(isolated=True, overlays=True,
-                               env=_env_of(tmp_path, "rustc", "cargo"))
+                               env=_env_of(tmp_path, "rustc", "cargo"), checkout=str(tmp_path))
     assert (rust.clock_days, rust.files_days, rust.unlimited) == (0, 30, False)
     assert rust.unmoved == "rustc hung at the start under libfaketime"
     python = conditions.possible(isolated=True, overlays=True,
-                                 env={**os.environ, "PATH": os.path.dirname(sys.executable)})
+                                 env={**os.environ, "PATH": os.path.dirname(sys.executable)},
+                                 checkout=str(tmp_path))
     assert (python.clock_days, python.unmoved) == (365, "")
