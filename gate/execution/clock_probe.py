@@ -34,27 +34,24 @@ TOOLS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("node", ("--version",), ("package.json",)), ("python3", ("-c", "pass"), _PYTHON))
 
 
-def _hangs(tool: str, ask: tuple[str, ...], env: Mapping[str, str], library: str,
-           days: int) -> bool:
+def _hangs(tool: str, ask: tuple[str, ...], env: Mapping[str, str]) -> bool:
     """Whether `tool` (found on the judged PATH; not its real path: a rustup proxy is one
     binary that answers by the name it is called by, and finds its toolchains through the
-    judged environment's RUSTUP_HOME) fails to answer `ask` under the clock `days` ahead, moved
-    as the varied run moves it where it cannot overlay /etc."""
-    clock = {**env, "LD_PRELOAD": library, "FAKETIME": f"+{days}d", "DONT_FAKE_MONOTONIC": "1"}
-    done = process.run_argv([tool, *ask], cwd="/", env=clock, timeout=LIMIT_S, memory_kb=None)
+    judged environment's RUSTUP_HOME) fails to answer `ask` in `env`."""
+    done = process.run_argv([tool, *ask], cwd="/", env=env, timeout=LIMIT_S, memory_kb=None)
     return done.timed_out
 
 
-def hung_tools(env: Mapping[str, str], library: str, days: int, checkout: str,
+def hung_tools(env: Mapping[str, str], clock: Mapping[str, str], checkout: str,
                ) -> tuple[str, ...]:
     """The toolchains the project in `checkout` uses, on the PATH of `env` (the judged
-    commands' environment), that hang at their start under `library` with the clock `days`
-    ahead, by name, in `TOOLS`' order."""
+    commands' environment), that hang at their start with `clock` added (the variables that
+    move the varied run's clock: `conditions.clock_env`), by name, in `TOOLS`' order."""
     found = [(name, where, ask) for name, ask, marks in TOOLS
              if any(os.path.isfile(os.path.join(checkout, m)) for m in marks)
              and (where := shutil.which(name, path=env.get("PATH", "")))]
     if not found:
         return ()
     with concurrent.futures.ThreadPoolExecutor(len(found)) as pool:
-        hangs = list(pool.map(lambda f: _hangs(f[1], f[2], env, library, days), found))
+        hangs = list(pool.map(lambda f: _hangs(f[1], f[2], {**env, **clock}), found))
     return tuple(name for (name, _, _), hung in zip(found, hangs, strict=True) if hung)

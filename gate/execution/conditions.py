@@ -116,8 +116,8 @@ def possible(isolated: bool, overlays: bool, env: Mapping[str, str] | None = Non
     under it (`clock_probe`: rustc and rustdoc hang). The rest is every run's: the machine's
     host name, and no memory limit a process can see."""
     library = faketime_library()
-    hung = (clock_probe.hung_tools(env, library, CLOCK_DAYS, checkout)
-            if library and env and checkout else ())
+    clock = clock_env(Conditions(clock_days=CLOCK_DAYS))
+    hung = clock_probe.hung_tools(env, clock, checkout) if clock and env and checkout else ()
     return Conditions(clock_days=CLOCK_DAYS if library and not hung else 0,
                       files_days=FILES_DAYS if isolated and overlays else 0,
                       unmoved=(f"{', '.join(hung)} hung at the start under libfaketime"

@@ -18,6 +18,10 @@ needs_clock = pytest.mark.skipif(conditions.faketime_library() is None,
                                  reason="libfaketime cannot run here (x86-64 Linux only)")
 
 
+# the variables that move the varied run's clock, as it moves it
+CLOCK = conditions.clock_env(conditions.Conditions(clock_days=365))
+
+
 def _env_of(tmp_path: Path, *tools: str) -> dict[str, str]:
     """This environment with a PATH of one directory holding links to the real `tools` (a
     rustup proxy answers by the name it is called by, so the link keeps the name)."""
@@ -33,12 +37,10 @@ def _env_of(tmp_path: Path, *tools: str) -> dict[str, str]:
 @needs_clock
 @pytest.mark.usefixtures("cargo_env")
 def test_rustc_and_rustdoc_hang_under_the_moved_clock_and_are_named(tmp_path: Path) -> None:
-    library = conditions.faketime_library()
-    assert library is not None
     env = _env_of(tmp_path, "rustc", "rustdoc", "cargo")
     (tmp_path / "crate").mkdir()
     (tmp_path / "crate" / "Cargo.toml").write_text("")
-    assert clock_probe.hung_tools(env, library, 365, str(tmp_path / "crate")) == (
+    assert clock_probe.hung_tools(env, CLOCK, str(tmp_path / "crate")) == (
         "rustc", "rustdoc")
 
 
@@ -47,23 +49,19 @@ def test_rustc_and_rustdoc_hang_under_the_moved_clock_and_are_named(tmp_path: Pa
 def test_only_the_projects_own_toolchains_are_asked(tmp_path: Path) -> None:
     """A Python project's varied run does not wait on the rustc on PATH (every Python run
     on a machine with Rust waited 10 s before)."""
-    library = conditions.faketime_library()
-    assert library is not None
     env = _env_of(tmp_path, "rustc", "rustdoc")
     (tmp_path / "project").mkdir()
     (tmp_path / "project" / "pyproject.toml").write_text("")
-    assert clock_probe.hung_tools(env, library, 365, str(tmp_path / "project")) == ()
+    assert clock_probe.hung_tools(env, CLOCK, str(tmp_path / "project")) == ()
 
 
 @needs_clock
 def test_a_toolchain_that_starts_under_the_clock_is_not_named(tmp_path: Path) -> None:
-    library = conditions.faketime_library()
-    assert library is not None
     (tmp_path / "bin").mkdir()
     (tmp_path / "bin" / "python3").symlink_to(sys.executable)
     env = {**os.environ, "PATH": str(tmp_path / "bin")}
     (tmp_path / "setup.py").write_text("")
-    assert clock_probe.hung_tools(env, library, 365, str(tmp_path)) == ()
+    assert clock_probe.hung_tools(env, CLOCK, str(tmp_path)) == ()
 
 
 @needs_clock
