@@ -38,11 +38,15 @@ class Allow:
 
 
 _COMMENT_START = re.compile(r"#|//|<!--")
+_MARKUP = (".md", ".markdown", ".html", ".htm", ".xml", ".svg")  # only <!-- --> is a comment
 
 
-def unparsed_comment(line: str) -> str:
-    """The comment part of a line of a file the gate does not parse ("" if none)."""
-    m = _COMMENT_START.search(line)
+def unparsed_comment(line: str, path: str = "") -> str:
+    """The comment part of a line of a file the gate does not parse ("" if none): in
+    Markdown and markup, an HTML comment only (a `# gate: allow` quoted in a doc's prose is
+    no comment)."""
+    m = (re.search("<!--", line) if path.lower().endswith(_MARKUP)
+         else _COMMENT_START.search(line))
     return line[m.start():] if m else ""
 
 
@@ -63,7 +67,7 @@ def at(ctx: DiffContext, path: str, line: int) -> Allow | None:
         return parse((entry.comment if split.lexed else entry.code) if entry else "")
     text = ctx.text(ctx.head, path)
     rows = text.split("\n") if text is not None else []
-    return parse(unparsed_comment(rows[line - 1])) if 0 < line <= len(rows) else None
+    return parse(unparsed_comment(rows[line - 1], path)) if 0 < line <= len(rows) else None
 
 
 def _carried(ctx: DiffContext, path: str, line: int) -> bool:

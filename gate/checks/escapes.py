@@ -60,7 +60,7 @@ def _allow_findings(f: ChangedFile, split: Source | None) -> list[Finding]:
         if "gate:" not in added:
             continue
         line = split.lines.get(number) if split is not None else None
-        found = allow.parse(allow.unparsed_comment(added) if line is None
+        found = allow.parse(allow.unparsed_comment(added, f.path) if line is None
                             else line.comment if split and split.lexed else line.code)
         why = allow.problem(found, f.path) if found is not None else None
         if why is not None:

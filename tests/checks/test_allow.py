@@ -190,3 +190,15 @@ def test_the_message_on_a_malformed_allow_comment_spells_it_as_the_file_does(
                       diff.changed_files(str(repo.path), base, head))
     [found] = escapes.run(ctx).findings
     assert "`// gate: allow CHECK-ID -- <reason>`" in found.message
+
+
+def test_an_allow_comment_quoted_in_a_docs_prose_is_no_comment(tmp_path: Path) -> None:
+    """docs/agents.md spells `# gate: allow CHECK -- reason` in its prose: in Markdown only an
+    HTML comment is a comment (the gate called it a malformed allow comment on its own docs)."""
+    doc = "An allow comment (`# gate: allow CHECK -- reason`) counts once merged.\n"
+    repo, _, _ = make_change(tmp_path / "repo", {"README.md": "x\n"}, {"docs/a.md": doc})
+    report = runner.scan(runner.Options(base="main", head="change", repo=str(repo.path)))
+    checked = next(c for c in report.checks if c.id == escapes.ID)
+    assert checked.findings == ()
+    assert allow.unparsed_comment("x <!-- gate: allow escapes -- y -->", "a.md").startswith(
+        "<!--")
